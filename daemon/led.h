@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* One virtual LED: its uleds fd, its brightness and the backends it feeds. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <systemd/sd-event.h>
+
+struct manager;
+struct led_conf;
+struct led_backend;
+
+struct led {
+	struct manager *manager;
+	struct led_conf *conf; /* owned; conf->backends are moved to backends[] */
+	const char *name;      /* conf->name */
+	int fd;
+	bool adopted; /* fd came from the fd store */
+	unsigned brightness;
+	unsigned max_brightness;
+	sd_event_source *io;
+	struct led_backend **backends;
+	size_t n_backends;
+	char *sysfs; /* e.g. /sys/class/leds/NAME */
+	void *bus;   /* D-Bus object state (bus.c) */
+	void *state; /* restore state (state.c) */
+};
+
+/* Create the kernel LED for conf (taking ownership of conf) and attach its backends.
+ * adopt_fd >= 0: an fd that already carries the LED (fd store): no registration.
+ * On failure returns -errno and a malloc'ed message for the user in *ret_error. */
+int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led **ret,
+	    char **ret_error);
+/* Detach backends, close the fd: the kernel removes the LED. */
+struct led *led_free(struct led *l);
+
+/* Apply a changed definition with the same name and max_brightness in place: trigger and
+ * attributes re-applied when they changed, backends with the same settings kept attached,
+ * others detached/attached. Takes ownership of conf. */
+int led_update(struct led *l, struct led_conf *conf, char **ret_error);
+
+/* Send the current brightness to every backend. */
+void led_dispatch(struct led *l);
+
+/* Write a sysfs attribute of this LED ("brightness", "trigger", "delay_on"). */
+int led_write_attr(struct led *l, const char *attr, const char *value);
+/* Read one, trailing newline removed. */
+int led_read_attr(struct led *l, const char *attr, char **ret);
+/* The trigger the kernel has selected now ("none" when none). */
+int led_current_trigger(struct led *l, char **ret);

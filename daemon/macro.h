@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Cleanup helpers in the manner of systemd's macro.h. */
+#pragma once
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+
+/* Take ownership of a pointer: the variable becomes NULL, its cleanup a no-op. */
+#define TAKE_PTR(p)                                                                                \
+	({                                                                                         \
+		__typeof__(p) _tmp_ = (p);                                                         \
+		(p) = NULL;                                                                        \
+		_tmp_;                                                                             \
+	})
+#define TAKE_FD(fd)                                                                                \
+	({                                                                                         \
+		int _tmp_ = (fd);                                                                  \
+		(fd) = -1;                                                                         \
+		_tmp_;                                                                             \
+	})
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+static inline int safe_close(int fd)
+{
+	if (fd >= 0) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return -1;
+}
+
+static inline void closep(int *fd)
+{
+	safe_close(*fd);
+}
+#define _cleanup_close_ _cleanup_(closep)
+
+static inline void strv_free(char **l)
+{
+	if (!l)
+		return;
+	for (char **s = l; *s; s++)
+		free(*s);
+	free(l);
+}
+static inline void strv_freep(char ***l)
+{
+	strv_free(*l);
+}
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
+
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)                                                    \
+	static inline void func##p(type *p)                                                        \
+	{                                                                                          \
+		if (*p)                                                                            \
+			func(*p);                                                                  \
+	}
+
+static inline int negative_errno(void)
+{
+	return errno > 0 ? -errno : -EIO;
+}
+
+#define streq(a, b) (strcmp((a), (b)) == 0)

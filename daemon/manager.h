@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* The daemon: event loop, signals, LED set, reload and service-manager notifications. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <systemd/sd-event.h>
+
+struct led;
+struct conf;
+
+enum bus_kind {
+	BUS_KIND_NONE,
+	BUS_KIND_SYSTEM,
+	BUS_KIND_SESSION,
+};
+
+struct manager {
+	sd_event *event;
+	char **config_dirs;  /* search path, highest priority first */
+	char *uleds_path;    /* /dev/uleds */
+	char *sysfs_leds;    /* /sys/class/leds */
+	char *state_dir;     /* saved brightness of "restore" LEDs */
+	char *dev_dir;       /* /dev, where GPIO chips appear */
+	enum bus_kind bus_kind;
+
+	struct led **leds;
+	size_t n_leds;
+	size_t n_errors; /* errors of the last (re)load */
+
+	void *bus; /* bus.c */
+	bool reloading;
+};
+
+int manager_new(struct manager **ret);
+struct manager *manager_free(struct manager *m);
+
+/* Load the configuration and create every valid LED. Returns -errno only when nothing can
+ * work at all (no uleds device); config errors are logged and counted. */
+int manager_start(struct manager *m);
+/* Re-read the configuration and apply the difference. *ret_errors (optional) gets the
+ * errors found, as "FILE:LINE: ..." strings. */
+int manager_reload(struct manager *m, char ***ret_errors);
+int manager_run(struct manager *m);
+
+struct led *manager_find_led(struct manager *m, const char *name);
+/* A one-line summary like "3 LEDs, 1 with errors" (static buffer). */
+const char *manager_status(struct manager *m);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Installs everything uledsd's build, tests, demo and bench need on Debian 12 (idempotent).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+if [ "$(id -u)" != 0 ]; then
+	echo "setup-deps: run as root (it installs packages with apt-get)" >&2
+	exit 1
+fi
+
+# bookworm-backports carries libgpiod >= 2 and the 6.12 kernel. Add it with the same URIs
+# as the system's own Debian entry, so whatever mirror the machine uses is kept.
+if ! grep -Rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	uris=""
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		# first stanza whose Suites has plain "bookworm"
+		uris=$(awk 'BEGIN{RS=""; FS="\n"}
+			{ u=""; s=0
+			  for (i = 1; i <= NF; i++) {
+				if ($i ~ /^URIs:/) { u = $i; sub(/^URIs:[ \t]*/, "", u) }
+				if ($i ~ /^Suites:/ && $i ~ /[ \t]bookworm([ \t]|$)/) s = 1
+			  }
+			  if (s && u != "") { print u; exit } }' "$f")
+		[ -n "$uris" ] && break
+	done
+	if [ -z "$uris" ] && [ -f /etc/apt/sources.list ]; then
+		uris=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
+	fi
+	if [ -z "$uris" ]; then
+		echo "setup-deps: found no Debian bookworm entry in /etc/apt/sources.list{,.d}; add bookworm-backports by hand" >&2
+		exit 1
+	fi
+	cat > /etc/apt/sources.list.d/uledsd-backports.sources <<EOT
+Types: deb
+URIs: $uris
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	echo "setup-deps: added bookworm-backports ($uris)"
+fi
+
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+	build-essential meson ninja-build pkg-config libsystemd-dev libinih-dev scdoc \
+	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
+	qemu-system-x86 bc jq valgrind
+apt-get install -y -q --no-install-recommends -t bookworm-backports \
+	libgpiod-dev gpiod linux-image-amd64 linux-headers-amd64
+
+# Newest installed 6.12 kernel that has both an image and headers.
+kver=""
+for b in $(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V); do
+	v=$(basename "$(dirname "$b")")
+	[ -e "/boot/vmlinuz-$v" ] && kver=$v
+done
+if [ -z "$kver" ]; then
+	echo "setup-deps: no 6.12 kernel with image and headers after install" >&2
+	exit 1
+fi
+# linux-source must match the headers exactly (apt's default candidate may be newer).
+hver=$(dpkg-query -W -f '${Version}' "linux-headers-$kver")
+srcpkg=linux-source-$(echo "$kver" | cut -d. -f1,2)
+if [ "$(dpkg-query -W -f '${Version}' "$srcpkg" 2>/dev/null || true)" != "$hver" ]; then
+	apt-get install -y -q --no-install-recommends --allow-downgrades "$srcpkg=$hver"
+fi
+
+# bookworm's own 6.1 headers (kmod/ must build against both); the meta package name is
+# taken by the 6.12 one now, so install the versioned package it points to.
+h61=$(apt-cache show 'linux-headers-amd64/bookworm' 2>/dev/null |
+	sed -n 's/^Depends: *\(linux-headers-6\.1[^ ,]*\).*/\1/p' | head -n1)
+if [ -z "$h61" ]; then
+	echo "setup-deps: cannot find bookworm's 6.1 headers package" >&2
+	exit 1
+fi
+apt-get install -y -q --no-install-recommends "$h61"
+echo "setup-deps: ok (kernel $kver, $srcpkg $hver, $h61)"
