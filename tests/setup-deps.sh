@@ -39,7 +39,7 @@ Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOT
-	echo "setup-deps: added bookworm-backports ($uris)"
+	echo "setup-deps: added bookworm-backports (same URIs as the bookworm entry)"
 fi
 
 apt-get update -q
@@ -47,8 +47,10 @@ apt-get install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config libsystemd-dev libinih-dev scdoc \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
 	qemu-system-x86 bc jq valgrind
-apt-get install -y -q --no-install-recommends -t bookworm-backports \
-	libgpiod-dev gpiod linux-image-amd64 linux-headers-amd64
+# pkg/release, not -t: -t would also move systemd and friends to backports versions.
+apt-get install -y -q --no-install-recommends \
+	libgpiod-dev/bookworm-backports gpiod/bookworm-backports \
+	linux-image-amd64/bookworm-backports linux-headers-amd64/bookworm-backports
 
 # Newest installed 6.12 kernel that has both an image and headers.
 kver=""
