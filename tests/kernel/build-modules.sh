@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Builds uleds.ko (from kmod/) and gpio-sim.ko (out of tree, from linux-source) for one kernel.
+#
+# usage: build-modules.sh KVER OUTDIR SRCROOT
+#   KVER     kernel release; /lib/modules/KVER/build must exist
+#   OUTDIR   where uleds.ko and gpio-sim.ko end up (a cache: nothing is rebuilt when the
+#            outputs are newer than their inputs)
+#   SRCROOT  the uledsd source tree; the module comes from SRCROOT/kmod
+# env: ULEDS_KMOD_SRC  build uleds.ko from this directory instead of SRCROOT/kmod
+#      LINUX_SOURCE_TARBALL  default /usr/src/linux-source-MAJOR.MINOR.tar.xz
+set -euo pipefail
+
+die() { echo "build-modules: $*" >&2; exit 1; }
+
+[ $# -eq 3 ] || die "usage: build-modules.sh KVER OUTDIR SRCROOT"
+kver=$1 outdir=$2 srcroot=$3
+kbuild=/lib/modules/$kver/build
+[ -d "$kbuild" ] || die "no kernel headers at $kbuild (install linux-headers-$kver)"
+
+kmod_src=${ULEDS_KMOD_SRC:-$srcroot/kmod}
+[ -f "$kmod_src/uleds.c" ] ||
+	die "$kmod_src/uleds.c does not exist: the uleds kernel module (issue 'kernel module') is not written yet, so no kernel test can run (set ULEDS_KMOD_SRC=DIR to build another copy)"
+[ -f "$kmod_src/Kbuild" ] || die "$kmod_src/Kbuild does not exist (it must say obj-m += uleds.o)"
+
+tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-$(echo "$kver" | cut -d. -f1,2).tar.xz}
+[ -f "$tarball" ] || die "no $tarball (install linux-source-$(echo "$kver" | cut -d. -f1,2) matching linux-headers-$kver)"
+
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+self=$(readlink -f "$0")
+
+# Parallel meson tests all call this: one builder at a time, the others then see the cache.
+exec 9>"$outdir/.build.lock"
+flock 9
+
+# up_to_date OUTPUT INPUT...: OUTPUT exists and no INPUT is newer.
+up_to_date() {
+	local out=$1
+	shift
+	[ -f "$out" ] || return 1
+	[ -z "$(find "$@" -newer "$out" -print -quit)" ]
+}
+
+mkflags=(-C "$kbuild" -j"$(nproc)")
+
+# --- uleds.ko -------------------------------------------------------------------------
+mapfile -t kmod_inputs < <(find "$kmod_src" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \))
+# The stamp names the source directory and its files: switching ULEDS_KMOD_SRC, or a file
+# added to or removed from kmod/, rebuilds even when no timestamp says so.
+stamp="$kmod_src $(printf '%s\n' "${kmod_inputs[@]##*/}" | sort | tr '\n' ' ')"
+if [ "$(cat "$outdir/uleds.stamp" 2>/dev/null)" = "$stamp" ] &&
+	up_to_date "$outdir/uleds.ko" "${kmod_inputs[@]}" "$self"; then
+	echo "build-modules: uleds.ko is up to date"
+else
+	echo "build-modules: building uleds.ko from $kmod_src for $kver"
+	src=$outdir/uleds-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	cp "${kmod_inputs[@]}" "$src/"
+	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ cat "$src/build.log" >&2; die "building uleds.ko failed (log above, also in $src/build.log)"; }
+	[ -f "$src/uleds.ko" ] || die "the kmod build made no uleds.ko (is the module named uleds in Kbuild?)"
+	cp "$src/uleds.ko" "$outdir/uleds.ko.tmp"
+	mv "$outdir/uleds.ko.tmp" "$outdir/uleds.ko"
+	echo "$stamp" >"$outdir/uleds.stamp"
+fi
+
+# --- gpio-sim.ko ----------------------------------------------------------------------
+# Debian builds neither GPIO_SIM nor IRQ_SIM; both sources link into one module here.
+# irq_to_desc() is not exported to modules, generic_handle_irq() does the same dispatch.
+if up_to_date "$outdir/gpio-sim.ko" "$tarball" "$self"; then
+	echo "build-modules: gpio-sim.ko is up to date"
+else
+	echo "build-modules: building gpio-sim.ko from $tarball for $kver"
+	src=$outdir/gpio-sim-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=3 --wildcards \
+		'linux-source-*/drivers/gpio/gpio-sim.c' 'linux-source-*/kernel/irq/irq_sim.c' ||
+		die "cannot extract gpio-sim.c and irq_sim.c from $tarball"
+	sed -i 's/handle_simple_irq(irq_to_desc(\([^)]*\)))/generic_handle_irq(\1)/' "$src/irq_sim.c"
+	grep -q 'generic_handle_irq(' "$src/irq_sim.c" ||
+		die "patching irq_sim.c failed: handle_simple_irq(irq_to_desc(...)) not found in this kernel version"
+	cat >"$src/Kbuild" <<'EOF'
+obj-m += gpio-sim.o
+gpio-sim-y := gpio-sim-drv.o irq_sim.o
+EOF
+	# A module cannot be made of an object with its own name: rename the driver object.
+	mv "$src/gpio-sim.c" "$src/gpio-sim-drv.c"
+	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ cat "$src/build.log" >&2; die "building gpio-sim.ko failed (log above, also in $src/build.log)"; }
+	cp "$src/gpio-sim.ko" "$outdir/gpio-sim.ko.tmp"
+	mv "$outdir/gpio-sim.ko.tmp" "$outdir/gpio-sim.ko"
+fi
