@@ -49,6 +49,10 @@ struct conf {
 	char **errors; /* "FILE:LINE: message", NULL-terminated */
 	size_t n_errors;
 	size_t n_files;
+	/* Every section seen (valid or not) and its "FILE:LINE", to report duplicates. */
+	char **defined_names;
+	char **defined_places;
+	size_t n_defined;
 };
 
 /* Default search path, highest priority first. */
@@ -86,3 +90,4 @@ enum led_change {
 enum led_change led_conf_compare(const struct led_conf *old, const struct led_conf *new);
 
 bool led_name_is_valid(const char *name, const char **ret_reason);
+bool led_conf_backends_same(const struct led_conf *a, const struct led_conf *b);

@@ -30,6 +30,12 @@ struct manager {
 
 	void *bus; /* bus.c */
 	bool reloading;
+	bool notify; /* NOTIFY_SOCKET is set: talk to systemd */
+
+	/* fds handed back by systemd's fd store at start (fdstore.c) */
+	int *stored_fds;
+	char **stored_names;
+	size_t n_stored;
 };
 
 int manager_new(struct manager **ret);
@@ -44,5 +50,7 @@ int manager_reload(struct manager *m, char ***ret_errors);
 int manager_run(struct manager *m);
 
 struct led *manager_find_led(struct manager *m, const char *name);
+/* Send a state notification to systemd ("STATUS=..."); no-op without NOTIFY_SOCKET. */
+void manager_notify(struct manager *m, const char *state);
 /* A one-line summary like "3 LEDs, 1 with errors" (static buffer). */
 const char *manager_status(struct manager *m);

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* The D-Bus API (io.uledsd1): what the rest of the daemon tells it. */
+#pragma once
+
+struct manager;
+struct led;
+
+/* Connect to the bus chosen by m->bus_kind (BUS_KIND_NONE: do nothing). No bus is not an
+ * error: uledsd warns once and connects when the bus appears. */
+int bus_start(struct manager *m);
+void bus_stop(struct manager *m);
+
+/* An LED object appeared / is about to go (before its fields are freed). */
+void bus_led_added(struct led *l);
+void bus_led_removed(struct led *l);
+/* Brightness changed: emit PropertiesChanged (called by the dbus backend, rate-limited there). */
+void bus_led_brightness_changed(struct led *l);
+/* A backend's state, the trigger or the backends list changed. */
+void bus_led_backends_changed(struct led *l);

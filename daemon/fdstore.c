@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/* systemd's fd store keeps every uleds fd open across a crash, so the LEDs never disappear. */
+#include <stdio.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+
+#include "fdstore.h"
+#include "led.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+
+/* systemd rejects FDNAMEs with ':' or control characters (and the fd then comes back named
+ * "stored"): escape those, '%' itself and anything outside printable ASCII as %XX. */
+static bool fdname_char_ok(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f && c != ':' && c != '%';
+}
+
+int fdstore_name_escape(const char *name, char **ret)
+{
+	char *s = malloc(strlen(name) * 3 + 1), *p = s;
+
+	if (!s)
+		return -ENOMEM;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (fdname_char_ok(*c))
+			*p++ = (char)*c;
+		else
+			p += sprintf(p, "%%%02X", *c);
+	*p = 0;
+	*ret = s;
+	return 0;
+}
+
+int fdstore_name_unescape(const char *fdname, char **ret)
+{
+	char *s = malloc(strlen(fdname) + 1), *p = s;
+
+	if (!s)
+		return -ENOMEM;
+	for (const char *c = fdname; *c; c++) {
+		unsigned v;
+
+		if (*c != '%') {
+			*p++ = *c;
+			continue;
+		}
+		if (sscanf(c + 1, "%2x", &v) != 1 || !c[1] || !c[2] || v == 0) {
+			free(s);
+			return -EINVAL;
+		}
+		*p++ = (char)v;
+		c += 2;
+	}
+	*p = 0;
+	*ret = s;
+	return 0;
+}
+
+static void notify_fd(struct manager *m, const char *what, const char *name, int fd)
+{
+	_cleanup_free_ char *esc = NULL, *msg = NULL;
+	int r;
+
+	if (!m->notify || fdstore_name_escape(name, &esc) < 0)
+		return;
+	if (asprintf(&msg, "%s=1\nFDNAME=%s", what, esc) < 0)
+		return;
+	r = fd >= 0 ? sd_pid_notify_with_fds(0, false, msg, &fd, 1) : sd_notify(false, msg);
+	if (r < 0)
+		log_warning_errno(r, "%s: failed to tell systemd %s, ignoring: %m", name, what);
+}
+
+int fdstore_collect(struct manager *m)
+{
+	char **names = NULL;
+	int n;
+
+	n = sd_listen_fds_with_names(true, &names);
+	if (n <= 0)
+		return n;
+	m->stored_fds = calloc((size_t)n, sizeof(int));
+	m->stored_names = calloc((size_t)n, sizeof(char *));
+	if (!m->stored_fds || !m->stored_names) {
+		strv_free(names);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		char *name = NULL;
+
+		if (!names || !names[i] || fdstore_name_unescape(names[i], &name) < 0) {
+			log_warning("fd store: fd %d has an unusable name '%s'; closing it.",
+				    SD_LISTEN_FDS_START + i, names && names[i] ? names[i] : "");
+			safe_close(SD_LISTEN_FDS_START + i);
+			continue;
+		}
+		m->stored_fds[m->n_stored] = SD_LISTEN_FDS_START + i;
+		m->stored_names[m->n_stored++] = name;
+	}
+	strv_free(names);
+	log_info("fd store: %zu LED%s kept by systemd.", m->n_stored, m->n_stored == 1 ? "" : "s");
+	return 0;
+}
+
+int fdstore_take(struct manager *m, const char *name)
+{
+	for (size_t i = 0; i < m->n_stored; i++)
+		if (m->stored_names[i] && streq(m->stored_names[i], name)) {
+			free(m->stored_names[i]);
+			m->stored_names[i] = NULL;
+			return TAKE_FD(m->stored_fds[i]);
+		}
+	return -ENOENT;
+}
+
+void fdstore_release_unused(struct manager *m)
+{
+	for (size_t i = 0; i < m->n_stored; i++) {
+		if (!m->stored_names[i])
+			continue;
+		log_info("%s: no longer configured; releasing the LED kept by systemd.",
+			 m->stored_names[i]);
+		notify_fd(m, "FDSTOREREMOVE", m->stored_names[i], -1);
+		safe_close(m->stored_fds[i]);
+		free(m->stored_names[i]);
+		m->stored_names[i] = NULL;
+	}
+	m->n_stored = 0;
+}
+
+void fdstore_add(struct led *l)
+{
+	notify_fd(l->manager, "FDSTORE", l->name, l->fd);
+}
+
+void fdstore_remove(struct led *l)
+{
+	notify_fd(l->manager, "FDSTOREREMOVE", l->name, -1);
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/* The daemon: event loop, signals, the LED set and its reload, systemd notifications. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
+
+#include "bus.h"
+#include "conf.h"
+#include "fdstore.h"
+#include "led.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+
+int manager_new(struct manager **ret)
+{
+	struct manager *m = calloc(1, sizeof(*m));
+	const char *state = getenv("STATE_DIRECTORY");
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	r = sd_event_new(&m->event);
+	if (r < 0) {
+		free(m);
+		return r;
+	}
+	m->uleds_path = strdup("/dev/uleds");
+	m->sysfs_leds = strdup("/sys/class/leds");
+	m->dev_dir = strdup("/dev");
+	/* StateDirectory= may list several, colon-separated: the first is ours. */
+	m->state_dir = state && *state ? strndup(state, strcspn(state, ":"))
+				       : strdup("/var/lib/uledsd");
+	m->bus_kind = BUS_KIND_SYSTEM;
+	m->notify = !!getenv("NOTIFY_SOCKET");
+	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir) {
+		manager_free(m);
+		return -ENOMEM;
+	}
+	*ret = m;
+	return 0;
+}
+
+static void manager_remove_led(struct manager *m, size_t i, bool forget)
+{
+	struct led *l = m->leds[i];
+
+	if (forget)
+		fdstore_remove(l);
+	led_free(l);
+	memmove(m->leds + i, m->leds + i + 1, (m->n_leds - i - 1) * sizeof(*m->leds));
+	m->n_leds--;
+}
+
+struct manager *manager_free(struct manager *m)
+{
+	if (!m)
+		return NULL;
+	bus_stop(m);
+	/* On exit the LEDs go with their fds; the fd store forgets them too (an orderly stop). */
+	while (m->n_leds > 0)
+		manager_remove_led(m, m->n_leds - 1, true);
+	free(m->leds);
+	fdstore_release_unused(m);
+	free(m->stored_fds);
+	free(m->stored_names);
+	strv_free(m->config_dirs);
+	free(m->uleds_path);
+	free(m->sysfs_leds);
+	free(m->dev_dir);
+	free(m->state_dir);
+	sd_event_unref(m->event);
+	free(m);
+	return NULL;
+}
+
+struct led *manager_find_led(struct manager *m, const char *name)
+{
+	for (size_t i = 0; i < m->n_leds; i++)
+		if (streq(m->leds[i]->name, name))
+			return m->leds[i];
+	return NULL;
+}
+
+const char *manager_status(struct manager *m)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%zu LED%s, %zu error%s", m->n_leds, m->n_leds == 1 ? "" : "s",
+		 m->n_errors, m->n_errors == 1 ? "" : "s");
+	return buf;
+}
+
+void manager_notify(struct manager *m, const char *state)
+{
+	if (m->notify)
+		(void)sd_notify(false, state);
+}
+
+static void notify_status(struct manager *m, const char *prefix)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%sSTATUS=%s", prefix, manager_status(m));
+	manager_notify(m, buf);
+}
+
+static int strv_append(char ***l, size_t *n, char *s)
+{
+	char **nl;
+
+	if (!s)
+		return -ENOMEM;
+	nl = realloc(*l, (*n + 2) * sizeof(char *));
+	if (!nl) {
+		free(s);
+		return -ENOMEM;
+	}
+	nl[(*n)++] = s;
+	nl[*n] = NULL;
+	*l = nl;
+	return 0;
+}
+
+/* Logs an error of the (re)load and keeps it for the caller (D-Bus Reload returns them). */
+static void report(struct manager *m, char ***errors, size_t *n_errors, const char *msg)
+{
+	log_error("%s", msg);
+	m->n_errors++;
+	if (errors)
+		(void)strv_append(errors, n_errors, strdup(msg));
+}
+
+static int manager_add_led(struct manager *m, struct led_conf *lc, char ***errors,
+			   size_t *n_errors)
+{
+	_cleanup_free_ char *err = NULL;
+	struct led **nl, *l;
+	int fd, r;
+
+	nl = realloc(m->leds, (m->n_leds + 1) * sizeof(*nl));
+	if (!nl) {
+		led_conf_free(lc);
+		return -ENOMEM;
+	}
+	m->leds = nl;
+	fd = fdstore_take(m, lc->name);
+	r = led_new(m, lc, fd, &l, &err);
+	if (r < 0) {
+		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
+		return r;
+	}
+	log_info("%s: %s (max_brightness %u, brightness %u%s%s).", l->name,
+		 fd >= 0 ? "adopted from the fd store" : "created", l->max_brightness,
+		 l->brightness, l->conf->trigger ? ", trigger " : "",
+		 l->conf->trigger ? l->conf->trigger : "");
+	m->leds[m->n_leds++] = l;
+	return 0;
+}
+
+static int load_conf(struct manager *m, struct conf **ret, char ***errors, size_t *n_errors)
+{
+	struct conf *c;
+	int r;
+
+	r = conf_load((const char *const *)m->config_dirs, &c);
+	if (r < 0)
+		return log_error_errno(r, "Failed to read the configuration: %m");
+	for (size_t i = 0; i < c->n_errors; i++)
+		report(m, errors, n_errors, c->errors[i]);
+	if (c->n_files == 0)
+		log_warning("No *.conf files found in the configuration directories: no LEDs.");
+	*ret = c;
+	return 0;
+}
+
+static int on_signal(sd_event_source *s _unused_, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct manager *m = userdata;
+
+	if (si->ssi_signo == SIGHUP) {
+		(void)manager_reload(m, NULL);
+		return 0;
+	}
+	log_info("Received %s, removing LEDs and exiting.", strsignal((int)si->ssi_signo));
+	manager_notify(m, "STOPPING=1");
+	return sd_event_exit(m->event, 0);
+}
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	/* One fd per LED plus GPIO requests: 1000 LEDs do not fit in the default 1024. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			log_debug_errno(errno, "Failed to raise RLIMIT_NOFILE: %m");
+	}
+}
+
+int manager_start(struct manager *m)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct conf *c;
+	sigset_t mask;
+	struct stat st;
+	int r;
+
+	raise_nofile();
+	if (stat(m->uleds_path, &st) < 0)
+		return log_error_errno(errno,
+				       "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: dkms install uleds/VERSION).",
+				       m->uleds_path);
+
+	sigemptyset(&mask);
+	for (size_t i = 0; i < ELEMENTSOF(sigs); i++) {
+		sigaddset(&mask, sigs[i]);
+	}
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	for (size_t i = 0; i < ELEMENTSOF(sigs); i++) {
+		sd_event_source *s;
+
+		r = sd_event_add_signal(m->event, &s, sigs[i], on_signal, m);
+		if (r < 0)
+			return log_error_errno(r, "Failed to watch signal %d: %m", sigs[i]);
+		(void)sd_event_source_set_description(s, "signal");
+		(void)sd_event_source_set_floating(s, true);
+		sd_event_source_unref(s);
+	}
+	r = sd_event_set_watchdog(m->event, true);
+	if (r < 0)
+		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");
+
+	(void)fdstore_collect(m);
+	m->n_errors = 0;
+	r = load_conf(m, &c, NULL, NULL);
+	if (r < 0)
+		return r;
+	/* D-Bus first, so the objects of the LEDs appear as they are created. */
+	(void)bus_start(m);
+	for (size_t i = 0; i < c->n_leds; i++) {
+		r = manager_add_led(m, TAKE_PTR(c->leds[i]), NULL, NULL);
+		if (r == -ENOMEM) {
+			conf_free(c);
+			return log_oom();
+		}
+	}
+	conf_free(c);
+	/* Stored fds of LEDs that are no longer configured: let them go. */
+	fdstore_release_unused(m);
+	log_info("Ready: %s.", manager_status(m));
+	notify_status(m, "READY=1\n");
+	return 0;
+}
+
+int manager_reload(struct manager *m, char ***ret_errors)
+{
+	_cleanup_strv_free_ char **errors = NULL;
+	size_t n_errors = 0;
+	struct conf *c;
+	int r;
+
+	log_info("Reloading the configuration.");
+	manager_notify(m, "RELOADING=1");
+	m->reloading = true;
+	m->n_errors = 0;
+	errors = calloc(1, sizeof(char *));
+	if (!errors)
+		return -ENOMEM;
+	r = load_conf(m, &c, &errors, &n_errors);
+	if (r < 0)
+		goto finish;
+
+	/* Removed and recreated LEDs go first: their names and resources become free. */
+	for (size_t i = m->n_leds; i-- > 0;) {
+		struct led *l = m->leds[i];
+		struct led_conf *nc = conf_find(c, l->name);
+
+		if (nc && led_conf_compare(l->conf, nc) != LED_CHANGE_RECREATE)
+			continue;
+		if (!nc && conf_is_failed(c, l->name)) {
+			log_warning("%s: the new definition has errors; keeping the old one.", l->name);
+			continue;
+		}
+		log_info("%s: %s.", l->name, nc ? "max_brightness changed, recreating" : "removed");
+		manager_remove_led(m, i, true);
+	}
+	for (size_t i = 0; i < c->n_leds; i++) {
+		struct led_conf *nc = c->leds[i];
+		struct led *l = manager_find_led(m, nc->name);
+		_cleanup_free_ char *err = NULL;
+
+		if (!l) {
+			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &errors, &n_errors);
+			continue;
+		}
+		if (led_conf_compare(l->conf, nc) == LED_CHANGE_NONE) {
+			log_debug("%s: unchanged.", l->name);
+			continue;
+		}
+		log_info("%s: settings changed, updating in place.", l->name);
+		r = led_update(l, TAKE_PTR(c->leds[i]), &err);
+		if (r < 0)
+			report(m, &errors, &n_errors, err ? err : "Failed to update an LED");
+	}
+	conf_free(c);
+	r = 0;
+finish:
+	m->reloading = false;
+	log_info("Reloaded: %s.", manager_status(m));
+	notify_status(m, "READY=1\n");
+	if (ret_errors)
+		*ret_errors = TAKE_PTR(errors);
+	return r;
+}
+
+int manager_run(struct manager *m)
+{
+	return sd_event_loop(m->event);
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/* Saved brightness for "default_brightness = restore" LEDs, like systemd-backlight's. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fdstore.h"
+#include "led.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+#include "state.h"
+
+/* A blinking LED changes many times a second: save at most this often (and at exit). */
+#define STATE_SAVE_DELAY_USEC (10 * 1000000ULL)
+
+struct led_state {
+	sd_event_source *timer;
+	bool pending;
+	unsigned saved; /* last value written */
+	bool have_saved;
+};
+
+static int state_path(struct led *l, char **ret)
+{
+	_cleanup_free_ char *esc = NULL;
+
+	/* The fd-name escaping is reversible and keeps '/' out of file names. */
+	if (fdstore_name_escape(l->name, &esc) < 0)
+		return -ENOMEM;
+	if (asprintf(ret, "%s/%s", l->manager->state_dir, esc) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int led_state_load(struct led *l, unsigned *ret)
+{
+	_cleanup_free_ char *path = NULL;
+	unsigned v;
+	FILE *f;
+	int r;
+
+	r = state_path(l, &path);
+	if (r < 0)
+		return r;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	r = fscanf(f, "%u", &v) == 1 ? 0 : -EBADMSG;
+	fclose(f);
+	if (r < 0)
+		return log_warning_errno(r, "%s: ignoring unreadable saved brightness in %s.", l->name,
+					 path);
+	*ret = v;
+	return 0;
+}
+
+static int state_save(struct led *l)
+{
+	struct led_state *s = l->state;
+	_cleanup_free_ char *path = NULL, *tmp = NULL;
+	FILE *f;
+	int r;
+
+	s->pending = false;
+	if (s->have_saved && s->saved == l->brightness)
+		return 0;
+	r = state_path(l, &path);
+	if (r < 0 || asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	(void)mkdir(l->manager->state_dir, 0755);
+	/* Written to a temporary file and renamed: a crash leaves the old or the new value. */
+	f = fopen(tmp, "we");
+	if (!f)
+		return log_warning_errno(errno, "%s: failed to save brightness to %s: %m", l->name,
+					 tmp);
+	fprintf(f, "%u\n", l->brightness);
+	r = fflush(f) == 0 && fsync(fileno(f)) == 0 ? 0 : -errno;
+	fclose(f);
+	if (r >= 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return log_warning_errno(r, "%s: failed to save brightness to %s: %m", l->name, path);
+	}
+	s->saved = l->brightness;
+	s->have_saved = true;
+	return 0;
+}
+
+static int on_timer(sd_event_source *src _unused_, uint64_t usec _unused_, void *userdata)
+{
+	(void)state_save(userdata);
+	return 0;
+}
+
+void led_state_changed(struct led *l)
+{
+	struct led_state *s = l->state;
+
+	if (!s) {
+		s = l->state = calloc(1, sizeof(*s));
+		if (!s)
+			return;
+		/* The value just restored (or the first one seen) needs no write. */
+		s->saved = l->brightness;
+		s->have_saved = led_state_load(l, &s->saved) >= 0 && s->saved == l->brightness;
+	}
+	if (s->have_saved && s->saved == l->brightness && !s->pending)
+		return;
+	if (s->pending)
+		return;
+	s->pending = true;
+	if (!s->timer) {
+		if (sd_event_add_time_relative(l->manager->event, &s->timer, CLOCK_MONOTONIC,
+					       STATE_SAVE_DELAY_USEC, 0, on_timer, l) < 0)
+			return;
+		(void)sd_event_source_set_description(s->timer, "state-save");
+	} else {
+		(void)sd_event_source_set_time_relative(s->timer, STATE_SAVE_DELAY_USEC);
+	}
+	(void)sd_event_source_set_enabled(s->timer, SD_EVENT_ONESHOT);
+}
+
+void led_state_free(struct led *l)
+{
+	struct led_state *s = l->state;
+
+	if (!s)
+		return;
+	if (s->pending)
+		(void)state_save(l);
+	sd_event_source_disable_unref(s->timer);
+	free(s);
+	l->state = NULL;
+}
