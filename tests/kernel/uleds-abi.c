@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * uleds-abi: conformance test of a /dev/uleds driver against the ABI of issue 5
+ * (mainline <linux/uleds.h> plus the ioctls of kmod/uleds-ext.h).
+ *
+ * usage: uleds-abi [DEVICE]    (default /dev/uleds; run as root in the test VM,
+ *                               with ledtrig-timer loaded)
+ * Prints "ok N - what" or "not ok N - what: what differed" per check, then
+ * "N passed, N failed"; exits 1 when any check failed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kmod/uleds-ext.h"
+
+#define LEDS_DIR "/sys/class/leds"
+#define MANY_LEDS 1000
+
+static const char *device = "/dev/uleds";
+static int n_checks, n_failed;
+
+/* check(cond, what, fmt, ...): one result line; fmt says what differed. */
+static bool check(bool cond, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	n_checks++;
+	if (cond) {
+		printf("ok %d - %s\n", n_checks, what);
+	} else {
+		n_failed++;
+		printf("not ok %d - %s: ", n_checks, what);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		putchar('\n');
+	}
+	fflush(stdout);
+	return cond;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static const char *err_name(int r)
+{
+	static char buf[64];
+
+	if (r >= 0) {
+		snprintf(buf, sizeof(buf), "success (%d)", r);
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "%s", strerrorname_np(-r) ? strerrorname_np(-r) : "unknown errno");
+	return buf;
+}
+
+/* Fills a 64-byte name field: NUL-padded, unterminated only when SRC is 64+ long. */
+static void copy_name(char dst[LED_MAX_NAME_SIZE], const char *src)
+{
+	size_t n = strnlen(src, LED_MAX_NAME_SIZE);
+
+	memset(dst, 0, LED_MAX_NAME_SIZE);
+	memcpy(dst, src, n);
+}
+
+static int open_dev(int flags)
+{
+	int fd = open(device, O_RDWR | O_CLOEXEC | flags);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Registers through write(); returns the byte count or -errno. */
+static int setup_write(int fd, const char *name, int max_brightness)
+{
+	struct uleds_user_dev u = { .max_brightness = max_brightness };
+	ssize_t n;
+
+	copy_name(u.name, name);
+	n = write(fd, &u, sizeof(u));
+	return n < 0 ? -errno : (int)n;
+}
+
+static int ioctl_setup(int fd, const char *name, int max_brightness)
+{
+	struct uleds_user_dev u = { .max_brightness = max_brightness };
+
+	copy_name(u.name, name);
+	return ioctl(fd, ULEDS_IOC_DEV_SETUP, &u) < 0 ? -errno : 0;
+}
+
+static int ioctl_trigger(int fd, const char *name)
+{
+	struct uleds_trigger t = { { 0 } };
+
+	copy_name(t.name, name);
+	return ioctl(fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t) < 0 ? -errno : 0;
+}
+
+/* Opens and registers NAME; returns the fd or -errno. */
+static int new_led(const char *name, int max_brightness, int flags)
+{
+	int fd = open_dev(flags);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = setup_write(fd, name, max_brightness);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* Reads one brightness; returns the byte count or -errno, the value in *value. */
+static int read_value(int fd, int *value)
+{
+	ssize_t n = read(fd, value, sizeof(*value));
+
+	return n < 0 ? -errno : (int)n;
+}
+
+static bool led_exists(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), LEDS_DIR "/%s", name);
+	return access(path, F_OK) == 0;
+}
+
+static int sysfs_write(const char *name, const char *attr, const char *value)
+{
+	char path[256];
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), LEDS_DIR "/%s/%s", name, attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int sysfs_read(const char *name, const char *attr, char *buf, size_t size)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), LEDS_DIR "/%s/%s", name, attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Counts entries of /sys/class/leds starting with PREFIX ("" for all). */
+static int count_leds(const char *prefix)
+{
+	DIR *d = opendir(LEDS_DIR);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && !strncmp(de->d_name, prefix, strlen(prefix)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* --- a reader thread, for blocking reads ------------------------------------------- */
+
+struct reader {
+	pthread_t thread;
+	int fd;
+	int ret;
+	int value;
+	volatile bool done;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+
+	rd->ret = read_value(rd->fd, &rd->value);
+	rd->done = true;
+	return NULL;
+}
+
+static void reader_start(struct reader *rd, int fd)
+{
+	*rd = (struct reader){ .fd = fd };
+	pthread_create(&rd->thread, NULL, reader_main, rd);
+}
+
+/* Waits up to MS for the reader; cancels it on timeout. Returns whether it finished. */
+static bool reader_join(struct reader *rd, int ms)
+{
+	double end = now() + ms / 1000.0;
+
+	while (!rd->done && now() < end)
+		sleep_ms(5);
+	if (!rd->done)
+		pthread_cancel(rd->thread);
+	pthread_join(rd->thread, NULL);
+	return rd->done;
+}
+
+/* --- the checks ------------------------------------------------------------------- */
+
+static void test_struct_and_ioctl_numbers(void)
+{
+	check(sizeof(struct uleds_user_dev) == 68, "struct uleds_user_dev is 68 bytes",
+	      "sizeof is %zu", sizeof(struct uleds_user_dev));
+	check(sizeof(struct uleds_trigger) == 64, "struct uleds_trigger is 64 bytes",
+	      "sizeof is %zu", sizeof(struct uleds_trigger));
+	check(ULEDS_IOC_DEV_SETUP == 0x40446c01, "ULEDS_IOC_DEV_SETUP is _IOW('l', 1, 68 bytes)",
+	      "it is %#lx", (unsigned long)ULEDS_IOC_DEV_SETUP);
+	check(ULEDS_IOC_SET_DEFAULT_TRIGGER == 0x40406c02,
+	      "ULEDS_IOC_SET_DEFAULT_TRIGGER is _IOW('l', 2, 64 bytes)", "it is %#lx",
+	      (unsigned long)ULEDS_IOC_SET_DEFAULT_TRIGGER);
+}
+
+static void test_open_and_bad_setup(void)
+{
+	char buf[sizeof(struct uleds_user_dev) + 1] = "abi-size";
+	int before = count_leds(""), fd, value;
+	ssize_t n;
+
+	fd = open_dev(0);
+	if (!check(fd >= 0, "open the device", "open(%s): %s", device, err_name(fd)))
+		exit(1);
+	check(count_leds("") == before, "open creates no LED", "%d LEDs before, %d after",
+	      before, count_leds(""));
+
+	n = read(fd, &value, sizeof(value));
+	check(n < 0 && errno == ENODEV, "read before setup fails with ENODEV", "read gave %s",
+	      err_name(n < 0 ? -errno : (int)n));
+
+	n = write(fd, buf, sizeof(struct uleds_user_dev) - 1);
+	check(n < 0 && errno == EINVAL, "write of sizeof-1 bytes fails with EINVAL", "got %s",
+	      err_name(n < 0 ? -errno : (int)n));
+	n = write(fd, buf, sizeof(buf));
+	check(n < 0 && errno == EINVAL, "write of sizeof+1 bytes fails with EINVAL", "got %s",
+	      err_name(n < 0 ? -errno : (int)n));
+
+	n = setup_write(fd, "abi-max0", 0);
+	check(n == -EINVAL, "max_brightness 0 fails with EINVAL", "got %s", err_name(n));
+	n = setup_write(fd, "abi-maxneg", -1);
+	check(n == -EINVAL, "max_brightness -1 fails with EINVAL", "got %s", err_name(n));
+	check(!led_exists("abi-max0") && !led_exists("abi-maxneg"),
+	      "a refused setup creates no LED", "an abi-max* LED exists");
+	close(fd);
+}
+
+static void test_names(void)
+{
+	static const char *const bad[] = { "", ".", "..", "a/b", "/", "abi/" };
+	struct uleds_user_dev u = { .max_brightness = 1 };
+	char name[LED_MAX_NAME_SIZE], what[128];
+	int fd, r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fd = open_dev(0);
+		r = setup_write(fd, bad[i], 1);
+		snprintf(what, sizeof(what), "name \"%s\" fails with EINVAL", bad[i]);
+		check(r == -EINVAL, what, "got %s", err_name(r));
+		close(fd);
+	}
+
+	/* 64 bytes without a NUL: mainline accepts and truncates, the ABI refuses. */
+	fd = open_dev(0);
+	memset(u.name, 'n', sizeof(u.name));
+	r = write(fd, &u, sizeof(u)) < 0 ? -errno : 0;
+	check(r == -EINVAL, "name without NUL in 64 bytes fails with EINVAL", "got %s",
+	      err_name(r));
+	check(count_leds("nnnnnnnn") == 0, "the unterminated name created no LED",
+	      "%d nnnn... LEDs exist", count_leds("nnnnnnnn"));
+	close(fd);
+
+	memset(name, 'm', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	fd = new_led(name, 1, 0);
+	check(fd >= 0 && led_exists(name), "a 63-character name registers", "got %s",
+	      err_name(fd));
+	if (fd >= 0)
+		close(fd);
+
+	fd = new_led("abi-dev:green:status", 1, 0);
+	check(fd >= 0 && led_exists("abi-dev:green:status"),
+	      "a devicename:color:function name registers", "got %s", err_name(fd));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_setup_and_ebusy(void)
+{
+	char buf[64];
+	int fd, r;
+
+	fd = open_dev(0);
+	r = setup_write(fd, "abi-busy", 42);
+	check(r == (int)sizeof(struct uleds_user_dev), "write registers and returns sizeof",
+	      "got %s", err_name(r));
+	check(led_exists("abi-busy"), "the LED appears in " LEDS_DIR,
+	      LEDS_DIR "/abi-busy is missing");
+	r = sysfs_read("abi-busy", "max_brightness", buf, sizeof(buf));
+	check(r == 0 && !strcmp(buf, "42"), "max_brightness is the one written",
+	      "sysfs says \"%s\" (%s)", r ? "" : buf, err_name(r));
+
+	r = setup_write(fd, "abi-busy2", 1);
+	check(r == -EBUSY, "a second write on the same fd fails with EBUSY", "got %s",
+	      err_name(r));
+	r = ioctl_setup(fd, "abi-busy3", 1);
+	check(r == -EBUSY, "ULEDS_IOC_DEV_SETUP after setup fails with EBUSY", "got %s",
+	      err_name(r));
+	check(!led_exists("abi-busy2") && !led_exists("abi-busy3"),
+	      "the refused setups created no LED", "abi-busy2 or abi-busy3 exists");
+
+	check(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek fails with ESPIPE",
+	      "lseek gave %s", lseek(fd, 0, SEEK_SET) < 0 ? strerrorname_np(errno) : "success");
+
+	close(fd);
+	check(!led_exists("abi-busy"), "close removes the LED", LEDS_DIR "/abi-busy still exists");
+}
+
+static void test_name_clash(void)
+{
+	int a, b, r;
+
+	a = new_led("abi-clash", 1, 0);
+	check(a >= 0, "register abi-clash", "got %s", err_name(a));
+	b = open_dev(0);
+	r = setup_write(b, "abi-clash", 1);
+	check(r == -EEXIST, "the same name on another fd fails with EEXIST", "got %s",
+	      err_name(r));
+	check(!led_exists("abi-clash_1") && count_leds("abi-clash") == 1,
+	      "no abi-clash_1 appears", "%d abi-clash* LEDs exist", count_leds("abi-clash"));
+	r = setup_write(b, "abi-clash-other", 1);
+	check(r == (int)sizeof(struct uleds_user_dev),
+	      "the fd refused with EEXIST registers another name", "got %s", err_name(r));
+	close(b);
+	close(a);
+
+	/* The name is free again once its LED is gone. */
+	a = new_led("abi-clash", 1, 0);
+	check(a >= 0, "a name is reusable after its fd is closed", "got %s", err_name(a));
+	if (a >= 0)
+		close(a);
+}
+
+static void test_reads(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	struct pollfd pfd;
+	struct reader rd;
+	char small[2];
+	double t;
+	int fd, ep, value = -1, r;
+
+	fd = new_led("abi-read", 10, O_NONBLOCK);
+	if (!check(fd >= 0, "register abi-read", "got %s", err_name(fd)))
+		return;
+
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	r = poll(&pfd, 1, 0);
+	check(r == 1 && (pfd.revents & POLLIN), "poll reports the initial value at once",
+	      "poll returned %d, revents %#x", r, pfd.revents);
+	r = read_value(fd, &value);
+	check(r == sizeof(int) && value == 0, "the first read returns 0 at once",
+	      "read gave %s, value %d", err_name(r), value);
+	r = read_value(fd, &value);
+	check(r == -EAGAIN, "a second read with O_NONBLOCK fails with EAGAIN", "got %s",
+	      err_name(r));
+	r = read(fd, small, sizeof(small)) < 0 ? -errno : 0;
+	check(r == -EINVAL, "a read into fewer than sizeof(int) bytes fails with EINVAL",
+	      "got %s", err_name(r));
+
+	r = poll(&pfd, 1, 0);
+	check(r == 0, "poll reports nothing without a change", "poll returned %d, revents %#x",
+	      r, pfd.revents);
+	sysfs_write("abi-read", "brightness", "5");
+	r = poll(&pfd, 1, 2000);
+	check(r == 1 && (pfd.revents & POLLIN), "poll wakes up on a sysfs brightness write",
+	      "poll returned %d, revents %#x", r, pfd.revents);
+	r = read_value(fd, &value);
+	check(r == sizeof(int) && value == 5, "the read after the wakeup returns 5",
+	      "read gave %s, value %d", err_name(r), value);
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	sysfs_write("abi-read", "brightness", "1000");
+	r = epoll_wait(ep, &out, 1, 2000);
+	check(r == 1 && (out.events & EPOLLIN), "epoll wakes up on a sysfs brightness write",
+	      "epoll_wait returned %d", r);
+	close(ep);
+	r = read_value(fd, &value);
+	check(r == sizeof(int) && value == 10, "brightness 1000 is clamped to max_brightness 10",
+	      "read gave %s, value %d", err_name(r), value);
+	close(fd);
+
+	/* Blocking read: the thread sleeps until sysfs changes the brightness. */
+	fd = new_led("abi-block", 255, 0);
+	read_value(fd, &value);
+	reader_start(&rd, fd);
+	sleep_ms(200);
+	check(!rd.done, "a blocking read waits while nothing changes", "read returned %s",
+	      err_name(rd.ret));
+	t = now();
+	sysfs_write("abi-block", "brightness", "7");
+	reader_join(&rd, 2000);
+	check(rd.done && rd.ret == sizeof(int) && rd.value == 7,
+	      "the blocked read returns 7 after the sysfs write",
+	      "done %d, read gave %s, value %d", rd.done, err_name(rd.ret), rd.value);
+	printf("# blocked read woke after %.1f ms\n", (now() - t) * 1000);
+
+	/* Writing the same value again is no change: nothing to read. */
+	sysfs_write("abi-block", "brightness", "7");
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	r = poll(&pfd, 1, 100);
+	check(r == 0, "rewriting the same brightness wakes nobody", "poll returned %d", r);
+	close(fd);
+}
+
+static void test_close_while_reading(void)
+{
+	struct reader rd;
+	double t;
+	int fd, value;
+
+	fd = new_led("abi-closing", 1, 0);
+	if (!check(fd >= 0, "register abi-closing", "got %s", err_name(fd)))
+		return;
+	read_value(fd, &value);
+	reader_start(&rd, fd);
+	sleep_ms(100);
+
+	t = now();
+	close(fd);
+	check(now() - t < 1.0, "close from another thread returns while a read blocks",
+	      "close took %.2f s", now() - t);
+
+	/*
+	 * The blocked read() holds its own reference to the file: the LED lives until
+	 * it returns. A change wakes it; then the last reference goes and the LED too.
+	 */
+	sleep_ms(100);
+	if (!rd.done)
+		sysfs_write("abi-closing", "brightness", "1");
+	reader_join(&rd, 2000);
+	check(rd.done, "the reader of a closed fd returns", "still blocked after 2 s");
+	for (t = now(); led_exists("abi-closing") && now() - t < 2.0;)
+		sleep_ms(10);
+	check(!led_exists("abi-closing"), "the LED is gone once the reader returned",
+	      LEDS_DIR "/abi-closing still exists");
+}
+
+static void test_many(void)
+{
+	struct rlimit rl = { MANY_LEDS + 64, MANY_LEDS + 64 };
+	static int fds[MANY_LEDS];
+	char name[32];
+	int i, failed = 0, first_err = 0, n, value;
+	double t;
+
+	if (!check(setrlimit(RLIMIT_NOFILE, &rl) == 0, "raise RLIMIT_NOFILE", "setrlimit: %s",
+		   strerrorname_np(errno)))
+		return;
+
+	t = now();
+	for (i = 0; i < MANY_LEDS; i++) {
+		snprintf(name, sizeof(name), "abi-many-%d", i);
+		fds[i] = new_led(name, 1, O_NONBLOCK);
+		if (fds[i] < 0 && !failed++)
+			first_err = fds[i];
+	}
+	printf("# registered %d LEDs in %.2f s\n", MANY_LEDS - failed, now() - t);
+	check(!failed, "1000 LEDs register at once", "%d failed, first with %s", failed,
+	      err_name(first_err));
+	n = count_leds("abi-many-");
+	check(n == MANY_LEDS, "1000 LEDs appear in " LEDS_DIR, "%d appear", n);
+
+	for (i = 0, failed = 0; i < MANY_LEDS; i++)
+		if (fds[i] >= 0 && read_value(fds[i], &value) != sizeof(int))
+			failed++;
+	check(!failed, "each of the 1000 fds reads its first value", "%d did not", failed);
+
+	t = now();
+	for (i = 0; i < MANY_LEDS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	printf("# removed them in %.2f s\n", now() - t);
+	n = count_leds("abi-many-");
+	check(n == 0, "closing the 1000 fds removes the 1000 LEDs", "%d remain", n);
+}
+
+/* Reads until COUNT changes arrived or MS passed; returns the changes seen. */
+static int read_changes(int fd, int count, int ms, int *zeros, int *nonzeros)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	double end = now() + ms / 1000.0;
+	int seen = 0, value;
+
+	*zeros = *nonzeros = 0;
+	while (seen < count && now() < end) {
+		if (poll(&pfd, 1, 50) != 1)
+			continue;
+		if (read_value(fd, &value) != sizeof(int))
+			break;
+		seen++;
+		if (value)
+			(*nonzeros)++;
+		else
+			(*zeros)++;
+	}
+	return seen;
+}
+
+static bool trigger_is(const char *led, const char *trigger)
+{
+	char buf[4096], want[80];
+
+	snprintf(want, sizeof(want), "[%s]", trigger);
+	return sysfs_read(led, "trigger", buf, sizeof(buf)) == 0 && strstr(buf, want);
+}
+
+static const char *current_trigger(const char *led)
+{
+	static char buf[4096];
+	char *s, *e;
+
+	if (sysfs_read(led, "trigger", buf, sizeof(buf)))
+		return "(unreadable)";
+	s = strchr(buf, '[');
+	e = s ? strchr(s, ']') : NULL;
+	if (!e)
+		return "(none marked)";
+	e[1] = '\0';
+	return s;
+}
+
+static void test_timer_trigger(void)
+{
+	int fd, value, n, zeros, nonzeros, r;
+
+	fd = new_led("abi-timer", 3, O_NONBLOCK);
+	if (!check(fd >= 0, "register abi-timer", "got %s", err_name(fd)))
+		return;
+	read_value(fd, &value);
+	r = sysfs_write("abi-timer", "trigger", "timer");
+	check(r == 0 && trigger_is("abi-timer", "timer"), "the timer trigger attaches via sysfs",
+	      "write gave %s, trigger is %s (is ledtrig-timer loaded?)", err_name(r),
+	      current_trigger("abi-timer"));
+	sysfs_write("abi-timer", "delay_on", "20");
+	sysfs_write("abi-timer", "delay_off", "20");
+	n = read_changes(fd, 6, 3000, &zeros, &nonzeros);
+	check(n == 6 && zeros >= 2 && nonzeros >= 2, "the timer trigger's blinking is read",
+	      "%d changes in 3 s (%d off, %d on)", n, zeros, nonzeros);
+	close(fd);
+}
+
+static void test_ioctls(void)
+{
+	static const char *const bad[] = { "", "default", "ti mer", "a/b", "tïmer", "timer\n" };
+	static const char *const shown[] = { "", "default", "ti mer", "a/b", "tïmer", "timer\\n" };
+	char what[128], buf[64];
+	int fd, r, value, zeros, nonzeros, n;
+	size_t i;
+	double t;
+
+	fd = open_dev(0);
+	r = ioctl_setup(fd, "abi-ioctl", 9);
+	check(r == 0, "ULEDS_IOC_DEV_SETUP registers and returns 0", "got %s", err_name(r));
+	r = sysfs_read("abi-ioctl", "max_brightness", buf, sizeof(buf));
+	check(r == 0 && !strcmp(buf, "9"), "the ioctl-registered LED has max_brightness 9",
+	      "sysfs says \"%s\" (%s)", r ? "" : buf, err_name(r));
+	r = read_value(fd, &value);
+	check(r == sizeof(int) && value == 0, "the ioctl-registered LED reads 0 at first",
+	      "read gave %s, value %d", err_name(r), value);
+	close(fd);
+	check(!led_exists("abi-ioctl"), "close removes the ioctl-registered LED",
+	      "abi-ioctl still exists");
+
+	fd = open_dev(0);
+	r = ioctl_setup(fd, "..", 9);
+	check(r == -EINVAL, "ULEDS_IOC_DEV_SETUP validates names like write()", "got %s",
+	      err_name(r));
+	r = ioctl_setup(fd, "abi-ioctl0", 0);
+	check(r == -EINVAL, "ULEDS_IOC_DEV_SETUP refuses max_brightness 0", "got %s",
+	      err_name(r));
+
+	r = ioctl(fd, _IO('l', 3)) < 0 ? -errno : 0;
+	check(r == -ENOTTY, "an unknown ioctl fails with ENOTTY", "got %s", err_name(r));
+	r = ioctl(fd, _IOW('l', 1, int), &value) < 0 ? -errno : 0;
+	check(r == -ENOTTY, "ioctl 1 with a wrong size fails with ENOTTY", "got %s", err_name(r));
+	r = ioctl(fd, _IOR('l', 2, struct uleds_trigger), buf) < 0 ? -errno : 0;
+	check(r == -ENOTTY, "ioctl 2 with a wrong direction fails with ENOTTY", "got %s",
+	      err_name(r));
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = ioctl_trigger(fd, bad[i]);
+		snprintf(what, sizeof(what), "trigger name \"%s\" fails with EINVAL", shown[i]);
+		check(r == -EINVAL, what, "got %s", err_name(r));
+	}
+	{
+		struct uleds_trigger tr;
+
+		memset(tr.name, 't', sizeof(tr.name));
+		r = ioctl(fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &tr) < 0 ? -errno : 0;
+		check(r == -EINVAL, "a trigger name without NUL fails with EINVAL", "got %s",
+		      err_name(r));
+	}
+
+	/* Before the setup: the default trigger, there from the first moment. */
+	r = ioctl_trigger(fd, "timer");
+	check(r == 0, "SET_DEFAULT_TRIGGER before setup succeeds", "got %s", err_name(r));
+	r = setup_write(fd, "abi-deftrig", 1);
+	check(r == (int)sizeof(struct uleds_user_dev), "register abi-deftrig", "got %s",
+	      err_name(r));
+	check(trigger_is("abi-deftrig", "timer"),
+	      "the trigger file shows [timer] right after registration", "trigger is %s",
+	      current_trigger("abi-deftrig"));
+	sysfs_write("abi-deftrig", "delay_on", "20");
+	sysfs_write("abi-deftrig", "delay_off", "20");
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	n = read_changes(fd, 5, 3000, &zeros, &nonzeros);
+	check(n == 5 && nonzeros >= 1 && zeros >= 1, "the default timer trigger blinks",
+	      "%d changes in 3 s (%d off, %d on)", n, zeros, nonzeros);
+
+	/* After the setup: set at once. */
+	r = ioctl_trigger(fd, "none");
+	check(r == 0 && trigger_is("abi-deftrig", "none"),
+	      "SET_DEFAULT_TRIGGER \"none\" after setup detaches at once",
+	      "ioctl gave %s, trigger is %s", err_name(r), current_trigger("abi-deftrig"));
+	close(fd);
+
+	fd = new_led("abi-latetrig", 1, 0);
+	check(trigger_is("abi-latetrig", "none"), "a new LED without default trigger has none",
+	      "trigger is %s", current_trigger("abi-latetrig"));
+	r = ioctl_trigger(fd, "timer");
+	check(r == 0 && trigger_is("abi-latetrig", "timer"),
+	      "SET_DEFAULT_TRIGGER after setup attaches timer at once",
+	      "ioctl gave %s, trigger is %s", err_name(r), current_trigger("abi-latetrig"));
+	r = ioctl_trigger(fd, "default");
+	check(r == -EINVAL && trigger_is("abi-latetrig", "timer"),
+	      "\"default\" after setup fails with EINVAL and keeps the trigger",
+	      "ioctl gave %s, trigger is %s", err_name(r), current_trigger("abi-latetrig"));
+	close(fd);
+
+	/*
+	 * A trigger whose module is not loaded yet is attached when it registers.
+	 * ledtrig-camera (triggers "flash" and "torch") has no module alias: nothing
+	 * loads it before we do.
+	 */
+	if (access("/sys/module/ledtrig_camera", F_OK) == 0)
+		printf("# ledtrig-camera is already loaded: the next check is not a late attach\n");
+	fd = open_dev(0);
+	ioctl_trigger(fd, "torch");
+	r = setup_write(fd, "abi-latemod", 1);
+	check(r == (int)sizeof(struct uleds_user_dev), "register abi-latemod", "got %s",
+	      err_name(r));
+	r = system("modprobe ledtrig-camera");
+	for (t = now(); !trigger_is("abi-latemod", "torch") && now() - t < 3.0;)
+		sleep_ms(20);
+	check(trigger_is("abi-latemod", "torch"),
+	      "a default trigger is attached when its module registers later",
+	      "trigger is %s (modprobe ledtrig-camera exited %d)", current_trigger("abi-latemod"),
+	      r);
+	close(fd);
+}
+
+static int module_refcnt(void)
+{
+	char buf[32];
+	FILE *f = fopen("/sys/module/uleds/refcnt", "re");
+	int n = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		n = atoi(buf);
+	fclose(f);
+	return n;
+}
+
+static void test_module_refcount(void)
+{
+	int before, during, after, fd;
+
+	before = module_refcnt();
+	if (!check(before >= 0, "/sys/module/uleds/refcnt is readable (uleds is a module)",
+		   "cannot read it"))
+		return;
+	fd = open_dev(0);
+	during = module_refcnt();
+	close(fd);
+	after = module_refcnt();
+	check(during == before + 1 && after == before, "an open fd holds a module reference",
+	      "refcnt %d before open, %d while open, %d after close", before, during, after);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		device = argv[1];
+
+	test_struct_and_ioctl_numbers();
+	test_open_and_bad_setup();
+	test_names();
+	test_setup_and_ebusy();
+	test_name_clash();
+	test_reads();
+	test_close_while_reading();
+	test_timer_trigger();
+	test_ioctls();
+	test_module_refcount();
+	test_many();
+
+	check(count_leds("abi-") == 0, "no test LED is left behind", "%d abi-* LEDs remain",
+	      count_leds("abi-"));
+
+	printf("%d passed, %d failed\n", n_checks - n_failed, n_failed);
+	return n_failed ? 1 : 0;
+}
