@@ -1,1 +1,326 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: MIT
+/* Configuration: drop-in precedence and masking, every validation message, reload comparison. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "conf.h"
+#include "macro.h"
+#include "test.h"
+
+static char tmpdir[64];
+
+static void write_file(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	mkdir(path, 0755);
+}
+
+/* Parse one text as file "t.conf" and return the conf (errors in c->errors). */
+static struct conf *parse(const char *text)
+{
+	struct conf *c;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	if (!f || conf_new(&c) < 0)
+		exit(2);
+	conf_parse_stream(c, "t.conf", f);
+	conf_finish(c);
+	fclose(f);
+	return c;
+}
+
+/* The text must give exactly this one error and no valid LED named "x". */
+static void expect_error(const char *text, const char *error)
+{
+	struct conf *c = parse(text);
+
+	CHECK_INT(c->n_errors, 1, text);
+	if (c->n_errors >= 1)
+		CHECK_STR(c->errors[0], error, "error message");
+	CHECK(!conf_find(c, "x"), "LED [x] with an error was still accepted: %s", text);
+	conf_free(c);
+}
+
+static void test_precedence(void)
+{
+	char a[128], b[128], c[128];
+	const char *dirs[] = { a, b, c, NULL };
+	char **files = NULL;
+
+	snprintf(a, sizeof(a), "%s/etc", tmpdir);
+	snprintf(b, sizeof(b), "%s/run", tmpdir);
+	snprintf(c, sizeof(c), "%s/lib", tmpdir);
+	make_dir("etc");
+	make_dir("run");
+	make_dir("lib");
+	write_file("lib/10-base.conf", "[lib:base]\n");
+	write_file("lib/20-over.conf", "[lib:over]\n");
+	write_file("run/20-over.conf", "[run:over]\n"); /* hides lib's 20-over */
+	write_file("lib/30-masked.conf", "[lib:masked]\n");
+	write_file("etc/05-first.conf", "[etc:first]\n");
+	write_file("etc/ignored.txt", "[not:conf]\n");
+	write_file("etc/.hidden.conf", "[hidden]\n");
+	{
+		char p[256];
+
+		snprintf(p, sizeof(p), "%s/etc/30-masked.conf", tmpdir);
+		if (symlink("/dev/null", p) < 0)
+			perror("symlink");
+	}
+	CHECK_INT(conf_files_list(dirs, &files), 0, "conf_files_list");
+	if (!files)
+		return;
+	/* Name order across directories; earlier directory wins; masked name gone. */
+	size_t n = 0;
+	while (files[n])
+		n++;
+	CHECK_INT(n, 3, "number of files applied");
+	if (n == 3) {
+		CHECK(strstr(files[0], "/etc/05-first.conf"), "first file: %s", files[0]);
+		CHECK(strstr(files[1], "/lib/10-base.conf"), "second file: %s", files[1]);
+		CHECK(strstr(files[2], "/run/20-over.conf"), "override from /run: %s", files[2]);
+	}
+	strv_free(files);
+
+	struct conf *cf;
+	CHECK_INT(conf_load(dirs, &cf), 0, "conf_load");
+	CHECK_INT(cf->n_leds, 3, "LEDs from the drop-ins");
+	CHECK(conf_find(cf, "run:over") && !conf_find(cf, "lib:over"), "override applied");
+	CHECK(!conf_find(cf, "lib:masked"), "masked file not read");
+	conf_free(cf);
+
+	/* A missing directory is fine. */
+	const char *missing[] = { "/nonexistent/uledsd.d", NULL };
+	CHECK_INT(conf_load(missing, &cf), 0, "conf_load of a missing dir");
+	CHECK_INT(cf->n_leds + cf->n_errors, 0, "nothing from a missing dir");
+	conf_free(cf);
+}
+
+static void test_values(void)
+{
+	struct conf *c = parse("; comment\n"
+			       "# another\n"
+			       "[board:green:power]\n"
+			       "max_brightness = 1000\n"
+			       "default_brightness = 10\n"
+			       "trigger = timer\n"
+			       "trigger.delay_on = 100 ; inline comment\n"
+			       "trigger.delay_off=900\n"
+			       "backends = log\n"
+			       "log.level = debug\n"
+			       "\n"
+			       "[empty:section]\n"
+			       "[restore:me]\n"
+			       "default_brightness = restore\n");
+	struct led_conf *lc;
+
+	CHECK_INT(c->n_errors, 0, "errors in a valid file");
+	for (size_t i = 0; i < c->n_errors; i++)
+		fprintf(stderr, "  %s\n", c->errors[i]);
+	lc = conf_find(c, "board:green:power");
+	CHECK(lc, "LED parsed");
+	if (lc) {
+		CHECK_INT(lc->max_brightness, 1000, "max_brightness");
+		CHECK_INT(lc->default_mode, DEFAULT_BRIGHTNESS_VALUE, "default mode");
+		CHECK_INT(lc->default_brightness, 10, "default_brightness");
+		CHECK_STR(lc->trigger, "timer", "trigger");
+		CHECK_INT(lc->n_attrs, 2, "trigger attributes");
+		if (lc->n_attrs == 2) {
+			CHECK_STR(lc->attrs[0].key, "delay_on", "attr key");
+			CHECK_STR(lc->attrs[0].value, "100", "inline comment stripped");
+			CHECK_INT(lc->attrs[1].line, 8, "attr line");
+		}
+		CHECK_INT(lc->n_backends, 1, "backends");
+		CHECK_INT(lc->line, 3, "section line");
+	}
+	/* A section with no keys still defines an LED (inih never reports it). */
+	lc = conf_find(c, "empty:section");
+	CHECK(lc && lc->max_brightness == 255 && lc->n_backends == 0, "empty section: defaults");
+	lc = conf_find(c, "restore:me");
+	CHECK(lc && lc->default_mode == DEFAULT_BRIGHTNESS_RESTORE, "default_brightness = restore");
+	conf_free(c);
+
+	/* Names up to 63 bytes, longer than inih's 50-byte section buffer, are kept whole. */
+	char text[256], name[64];
+	memset(name, 'n', 63);
+	name[63] = 0;
+	snprintf(text, sizeof(text), "[%s]\nmax_brightness = 2\n", name);
+	c = parse(text);
+	CHECK(conf_find(c, name) && conf_find(c, name)->max_brightness == 2,
+	      "63-byte name kept whole");
+	conf_free(c);
+}
+
+static void test_errors(void)
+{
+	expect_error("[x]\nmax_brightness = 0\n",
+		     "t.conf:2: max_brightness = '0' is not valid: give a whole number from 1 to 2147483647.");
+	expect_error("[x]\nmax_brightness = 12abc\n",
+		     "t.conf:2: max_brightness = '12abc' is not valid: give a whole number from 1 to 2147483647.");
+	expect_error("[x]\nmax_brightness = 99999999999\n",
+		     "t.conf:2: max_brightness = '99999999999' is not valid: give a whole number from 1 to 2147483647.");
+	expect_error("[x]\nmax_brightness = 10\ndefault_brightness = 11\n",
+		     "t.conf:3: default_brightness = 11 is above max_brightness = 10; lower it or raise max_brightness.");
+	expect_error("[x]\ndefault_brightness = bright\n",
+		     "t.conf:2: default_brightness = 'bright' is not valid: give a number from 0 to max_brightness, or 'restore'.");
+	expect_error("[x]\ntrigger = no/such\n",
+		     "t.conf:2: trigger = 'no/such' is not a trigger name: use letters, digits, '_' and '-' (see /sys/class/leds/*/trigger).");
+	expect_error("[x]\ntrigger.delay_on = 5\n",
+		     "t.conf:2: 'trigger.delay_on' needs a trigger: add 'trigger = ...' to [x].");
+	expect_error("[x]\ntrigger = timer\ntrigger.Bad-Name = 5\n",
+		     "t.conf:3: 'trigger.Bad-Name' does not name a trigger attribute: use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
+	expect_error("[x]\ntrigger = timer\ntrigger.brightness = 5\n",
+		     "t.conf:3: 'trigger.brightness' does not name a trigger attribute: use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
+	expect_error("[x]\ncolour = red\n",
+		     "t.conf:2: unknown key 'colour'; known keys: max_brightness, default_brightness, trigger, trigger.ATTRIBUTE, backends, BACKEND.KEY.");
+	char known[300];
+	snprintf(known, sizeof(known), "t.conf:2: unknown backend 'nosuch' in 'backends'; known: %s.",
+		 backend_list_names());
+	expect_error("[x]\nbackends = log nosuch\n", known);
+	expect_error("[x]\nbackends = log,log\n",
+		     "t.conf:2: backend 'log' is listed twice in 'backends'.");
+	snprintf(known, sizeof(known),
+		 "t.conf:2: unknown key 'foo.bar': 'foo' is not a backend (known: %s) nor 'trigger'.",
+		 backend_list_names());
+	expect_error("[x]\nfoo.bar = 1\n", known);
+	expect_error("[x]\nlog.level = loud\nbackends = log\n",
+		     "t.conf:2: log.level must be one of debug, info, notice, warning, err.");
+	expect_error("[x]\nlog.level = info\n",
+		     "t.conf:2: 'log.*' settings given but 'log' is not in 'backends' of [x]; add it there or remove the settings.");
+	expect_error("[x]\nbackends = log\nlog.colour = red\n",
+		     "t.conf:3: unknown key 'log.colour'; the log backend knows log.level and log.max_rate.");
+	expect_error("[x]\nmax_brightness = 3\nmax_brightness = 4\n",
+		     "t.conf:3: 'max_brightness' is set twice in [x] (first at line 2); keep one.");
+	expect_error("[x]\njust words\n", "t.conf:2: expected 'key = value', a [section] or a comment.");
+	expect_error("[x]\n= 5\n", "t.conf:2: a key is missing before '='.");
+	expect_error("max_brightness = 3\n",
+		     "t.conf:1: 'max_brightness' is outside of any [LED] section; put it below a section header.");
+	expect_error("[x] trailing\n",
+		     "t.conf:1: a section header must look like [NAME] with nothing after ']'.");
+	expect_error("[a/b]\n", "t.conf:1: [a/b] is not a valid LED name: it contains '/'.");
+	expect_error("[..]\n",
+		     "t.conf:1: [..] is not a valid LED name: \".\" and \"..\" are not valid names.");
+	expect_error("[]\n", "t.conf:1: [] is not a valid LED name: it is empty.");
+	expect_error("[tab\there]\n",
+		     "t.conf:1: [tab\there] is not a valid LED name: it contains a control character.");
+
+	char text[300], name[65], msg[300];
+	memset(name, 'n', 64);
+	name[64] = 0;
+	snprintf(text, sizeof(text), "[%s]\n", name);
+	snprintf(msg, sizeof(msg),
+		 "t.conf:1: [%s] is not a valid LED name: it is longer than the kernel's 63 bytes.",
+		 name);
+	expect_error(text, msg);
+
+	/* A line longer than inih's buffer is an error with its number, not a silent cut. */
+	char longline[400];
+	snprintf(longline, sizeof(longline), "[x]\ntrigger = %0300d\n", 1);
+	expect_error(longline, "t.conf:2: line is longer than 198 bytes; shorten it.");
+
+	/* An error in one LED leaves the others alone; all errors are reported. */
+	struct conf *c = parse("[good]\n[bad]\nmax_brightness = -1\ncolour = 2\n[also:good]\n");
+	CHECK_INT(c->n_errors, 2, "both errors of [bad] reported");
+	CHECK(conf_find(c, "good") && conf_find(c, "also:good") && !conf_find(c, "bad"),
+	      "good LEDs kept, bad one dropped");
+	CHECK(conf_is_failed(c, "bad"), "bad LED recorded as failed");
+	conf_free(c);
+}
+
+static void test_duplicates(void)
+{
+	struct conf *c;
+	FILE *f;
+	const char *one = "[same]\nmax_brightness = 5\n", *two = "\n\n[same]\nmax_brightness = 9\n";
+
+	CHECK_INT(conf_new(&c), 0, "conf_new");
+	f = fmemopen((void *)one, strlen(one), "r");
+	conf_parse_stream(c, "/etc/uledsd.d/a.conf", f);
+	fclose(f);
+	f = fmemopen((void *)two, strlen(two), "r");
+	conf_parse_stream(c, "/etc/uledsd.d/b.conf", f);
+	fclose(f);
+	conf_finish(c);
+	CHECK_INT(c->n_errors, 1, "duplicate reported once");
+	if (c->n_errors)
+		CHECK_STR(c->errors[0],
+			  "/etc/uledsd.d/b.conf:3: LED 'same' is already defined at /etc/uledsd.d/a.conf:1; remove or rename this one.",
+			  "duplicate message cites both places");
+	CHECK(conf_find(c, "same") && conf_find(c, "same")->max_brightness == 5,
+	      "the first definition stays");
+	conf_free(c);
+}
+
+static void test_compare(void)
+{
+	struct conf *a = parse("[l]\nmax_brightness = 5\nbackends = log\n"
+			       "[t]\ntrigger = timer\ntrigger.delay_on = 10\n");
+	struct conf *same = parse("; moved around\n[t]\ntrigger.delay_on = 10\ntrigger = timer\n"
+				  "[l]\nbackends = log\nmax_brightness = 5\n");
+	struct conf *b = parse("[l]\nmax_brightness = 6\nbackends = log\n"
+			       "[t]\ntrigger = timer\ntrigger.delay_on = 20\n");
+	struct conf *d = parse("[l]\nmax_brightness = 5\nbackends = log\nlog.level = debug\n"
+			       "[t]\ntrigger = heartbeat\n");
+	struct conf *e = parse("[l]\nmax_brightness = 5\n[t]\n");
+
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(same, "l")), LED_CHANGE_NONE,
+		  "unchanged LED");
+	CHECK_INT(led_conf_compare(conf_find(a, "t"), conf_find(same, "t")), LED_CHANGE_NONE,
+		  "unchanged trigger LED");
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(b, "l")), LED_CHANGE_RECREATE,
+		  "max_brightness change recreates");
+	CHECK_INT(led_conf_compare(conf_find(a, "t"), conf_find(b, "t")), LED_CHANGE_UPDATE,
+		  "trigger attribute change updates");
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(d, "l")), LED_CHANGE_UPDATE,
+		  "backend setting change updates");
+	CHECK_INT(led_conf_compare(conf_find(a, "t"), conf_find(d, "t")), LED_CHANGE_UPDATE,
+		  "trigger change updates");
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(e, "l")), LED_CHANGE_UPDATE,
+		  "backend removal updates");
+	CHECK_INT(led_conf_compare(conf_find(a, "t"), conf_find(e, "t")), LED_CHANGE_UPDATE,
+		  "trigger removal updates");
+	conf_free(a);
+	conf_free(same);
+	conf_free(b);
+	conf_free(d);
+	conf_free(e);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-conf-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return 2;
+	test_precedence();
+	test_values();
+	test_errors();
+	test_duplicates();
+	test_compare();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	return test_finish("test-conf");
+}
