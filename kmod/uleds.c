@@ -26,9 +26,9 @@
 
 /*
  * The LED core refuses a clashing name by itself when it knows
- * LED_REJECT_NAME_CONFLICT (6.9 and later); before that it renames the
- * newcomer to NAME_1 and we have to look first. Testing the flag rather than
- * the version also covers backports.
+ * LED_REJECT_NAME_CONFLICT (6.12 does, 6.1 does not); without it the core
+ * renames the newcomer to NAME_1 and we have to look first. Testing the flag
+ * rather than the version also covers backports.
  */
 #ifndef LED_REJECT_NAME_CONFLICT
 #define ULEDS_CHECK_NAMES 1
@@ -108,7 +108,9 @@ static bool uleds_trigger_name_valid(const char *name)
 	if (!strcmp(name, "default"))
 		return false;
 	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+		/* isascii: the kernel's ctype classifies Latin-1 letters too */
+		if (!(isascii(name[i]) && isalnum(name[i])) &&
+		    name[i] != '_' && name[i] != '-')
 			return false;
 	return true;
 }

@@ -601,8 +601,10 @@ static void test_timer_trigger(void)
 
 static void test_ioctls(void)
 {
-	static const char *const bad[] = { "", "default", "ti mer", "a/b", "tïmer", "timer\n" };
-	static const char *const shown[] = { "", "default", "ti mer", "a/b", "tïmer", "timer\\n" };
+	static const char *const bad[] = { "", "default", "ti mer", "a/b", "tïmer", "timer\n",
+					     "caf\xe9" };
+	static const char *const shown[] = { "", "default", "ti mer", "a/b", "tïmer", "timer\\n",
+					       "caf\\xe9 (Latin-1)" };
 	char what[128], buf[64];
 	int fd, r, value, zeros, nonzeros, n;
 	size_t i;
