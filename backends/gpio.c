@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: MIT
+/* The gpio backend: drives one GPIO line (libgpiod v2) from an LED, follows chip hotplug. */
+#include <ctype.h>
+#include <dirent.h>
+#include <gpiod.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/inotify.h>
+
+#include "backend.h"
+#include "led.h"
+#include "log.h"
+#include "macro.h"
+#include "manager.h"
+
+#define GPIO_CONSUMER_MAX 31 /* the kernel's GPIO_MAX_NAME_SIZE minus the NUL */
+
+enum gpio_on_exit {
+	GPIO_ON_EXIT_OFF, /* drive the line inactive, then release it */
+	GPIO_ON_EXIT_KEEP,
+};
+
+struct gpio_watcher;
+
+struct gpio_backend {
+	/* configuration; 0 in an enum means "not set": the default applies */
+	char *chip; /* path, chip name or label as written; NULL: search every chip */
+	char *line; /* line name; NULL when by_offset */
+	unsigned offset;
+	bool by_offset;
+	bool active_low;
+	enum gpiod_line_drive drive;
+	enum gpiod_line_bias bias;
+	unsigned threshold;
+	enum gpio_on_exit on_exit;
+
+	/* runtime */
+	struct led_backend *self;
+	struct gpio_watcher *watcher;
+	struct gpio_backend *next; /* in watcher->backends */
+	struct gpiod_line_request *request;
+	char *chip_name;    /* "gpiochip0" of the request (or of busy_chip) */
+	unsigned line_offset; /* resolved offset in chip_name */
+	int value;          /* logical value driven now, -1: none */
+	bool lost;          /* the chip went away while attached */
+	struct gpiod_chip *busy_chip; /* watching a line someone else holds */
+	sd_event_source *busy_io;
+};
+
+/* One inotify watch on the manager's dev_dir, shared by all gpio backends of that manager. */
+struct gpio_watcher {
+	struct gpio_watcher *next;
+	struct manager *manager;
+	int fd;
+	sd_event_source *io;
+	struct gpio_backend *backends;
+};
+
+static struct gpio_watcher *watchers;
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_chip *, gpiod_chip_close)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_chip_info *, gpiod_chip_info_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_info *, gpiod_line_info_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_info_event *, gpiod_info_event_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_settings *, gpiod_line_settings_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_config *, gpiod_line_config_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_request_config *, gpiod_request_config_free)
+
+/* ---- configuration ---- */
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* "gpiochip12": the kernel's name of a chip, also its node in /dev. */
+static bool is_chip_name(const char *s)
+{
+	return strncmp(s, "gpiochip", 8) == 0 && all_digits(s + 8);
+}
+
+/* "/dev/gpiochip2" and "gpiochip2" are one chip; labels and other paths stay as written. */
+static const char *chip_key(const char *chip)
+{
+	if (strncmp(chip, "/dev/", 5) == 0 && is_chip_name(chip + 5))
+		return chip + 5;
+	return chip;
+}
+
+static int parse_bool(const char *v)
+{
+	static const char *const yes[] = { "yes", "true", "1", "on" };
+	static const char *const no[] = { "no", "false", "0", "off" };
+
+	for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
+		if (strcasecmp(v, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(v, no[i]) == 0)
+			return 0;
+	}
+	return -EINVAL;
+}
+
+static int errorf(char **ret_error, const char *format, ...) _printf_(2, 3);
+static int errorf(char **ret_error, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	if (vasprintf(ret_error, format, ap) < 0)
+		*ret_error = NULL;
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int gpio_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
+{
+	struct gpio_backend *p = b->priv;
+	int r;
+
+	if (streq(key, "chip")) {
+		if (!*value)
+			return errorf(ret_error,
+				      "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or a label as gpioinfo shows it, or remove it to search every chip.");
+		free(p->chip);
+		p->chip = strdup(value);
+		return p->chip ? 0 : -ENOMEM;
+	}
+	if (streq(key, "line")) {
+		if (!*value)
+			return errorf(ret_error,
+				      "gpio.line is empty: give a line name (as gpioinfo shows it) or an offset such as 3.");
+		free(p->line);
+		p->line = NULL;
+		p->by_offset = all_digits(value);
+		if (p->by_offset) {
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(value, NULL, 10);
+			if (errno || v > INT_MAX)
+				return errorf(ret_error,
+					      "gpio.line = %s is too large for a line offset; use the line's offset on its chip (gpioinfo lists them) or its name.",
+					      value);
+			p->offset = (unsigned)v;
+			return 0;
+		}
+		p->line = strdup(value);
+		return p->line ? 0 : -ENOMEM;
+	}
+	if (streq(key, "active_low")) {
+		r = parse_bool(value);
+		if (r < 0)
+			return errorf(ret_error,
+				      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, on/off, 1/0).",
+				      value);
+		p->active_low = r;
+		return 0;
+	}
+	if (streq(key, "drive")) {
+		if (streq(value, "push-pull"))
+			p->drive = GPIOD_LINE_DRIVE_PUSH_PULL;
+		else if (streq(value, "open-drain"))
+			p->drive = GPIOD_LINE_DRIVE_OPEN_DRAIN;
+		else if (streq(value, "open-source"))
+			p->drive = GPIOD_LINE_DRIVE_OPEN_SOURCE;
+		else
+			return errorf(ret_error,
+				      "gpio.drive = '%s' is not valid: use push-pull (the default), open-drain or open-source.",
+				      value);
+		return 0;
+	}
+	if (streq(key, "bias")) {
+		if (streq(value, "as-is"))
+			p->bias = GPIOD_LINE_BIAS_AS_IS;
+		else if (streq(value, "disabled"))
+			p->bias = GPIOD_LINE_BIAS_DISABLED;
+		else if (streq(value, "pull-up"))
+			p->bias = GPIOD_LINE_BIAS_PULL_UP;
+		else if (streq(value, "pull-down"))
+			p->bias = GPIOD_LINE_BIAS_PULL_DOWN;
+		else
+			return errorf(ret_error,
+				      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, pull-up or pull-down.",
+				      value);
+		return 0;
+	}
+	if (streq(key, "threshold")) {
+		unsigned long v = 0;
+
+		errno = 0;
+		if (all_digits(value))
+			v = strtoul(value, NULL, 10);
+		if (errno || v < 1 || v > INT_MAX)
+			return errorf(ret_error,
+				      "gpio.threshold = '%s' is not valid: give a whole number from 1 to %d; the line is on while brightness >= threshold.",
+				      value, INT_MAX);
+		p->threshold = (unsigned)v;
+		return 0;
+	}
+	if (streq(key, "on_exit")) {
+		if (streq(value, "off"))
+			p->on_exit = GPIO_ON_EXIT_OFF;
+		else if (streq(value, "keep"))
+			p->on_exit = GPIO_ON_EXIT_KEEP;
+		else
+			return errorf(ret_error,
+				      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive before releasing it, the default) or keep.",
+				      value);
+		return 0;
+	}
+	return errorf(ret_error,
+		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
+		      key);
+}
+
+static int gpio_verify(struct led_backend *b, char **ret_error)
+{
+	struct gpio_backend *p = b->priv;
+
+	if (!p->line && !p->by_offset)
+		return errorf(ret_error,
+			      "the gpio backend needs gpio.line: a line name (as gpioinfo shows it) or an offset with gpio.chip.");
+	if (p->by_offset && !p->chip)
+		return errorf(ret_error,
+			      "gpio.line = %u is an offset, which needs gpio.chip to say on which chip; add gpio.chip (gpiochipN or the chip's label) or give the line's name.",
+			      p->offset);
+	return 0;
+}
+
+static char *gpio_claim(const struct led_backend *b)
+{
+	const struct gpio_backend *p = b->priv;
+	char *s;
+	int r;
+
+	if (!p->line && !p->by_offset)
+		return NULL;
+	if (!p->chip)
+		r = asprintf(&s, "GPIO line '%s'", p->line);
+	else if (p->by_offset)
+		r = asprintf(&s, "GPIO line %u on %s", p->offset, chip_key(p->chip));
+	else
+		r = asprintf(&s, "GPIO line '%s' on %s", p->line, chip_key(p->chip));
+	return r < 0 ? NULL : s;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && streq(a, b));
+}
+
+static bool gpio_same(const struct led_backend *a, const struct led_backend *b)
+{
+	const struct gpio_backend *x = a->priv, *y = b->priv;
+
+	return str_same(x->chip ? chip_key(x->chip) : NULL, y->chip ? chip_key(y->chip) : NULL) &&
+	       x->by_offset == y->by_offset && str_same(x->line, y->line) &&
+	       (!x->by_offset || x->offset == y->offset) && x->active_low == y->active_low &&
+	       (x->drive ? x->drive : GPIOD_LINE_DRIVE_PUSH_PULL) ==
+		       (y->drive ? y->drive : GPIOD_LINE_DRIVE_PUSH_PULL) &&
+	       (x->bias ? x->bias : GPIOD_LINE_BIAS_AS_IS) ==
+		       (y->bias ? y->bias : GPIOD_LINE_BIAS_AS_IS) &&
+	       (x->threshold ? x->threshold : 1) == (y->threshold ? y->threshold : 1) &&
+	       x->on_exit == y->on_exit;
+}
+
+static void gpio_free_priv(struct led_backend *b)
+{
+	struct gpio_backend *p = b->priv;
+
+	free(p->chip);
+	free(p->line);
+	p->chip = p->line = NULL;
+}
+
+/* ---- runtime state ---- */
+
+static const char *led_name(const struct gpio_backend *p)
+{
+	return p->self->led ? p->self->led->name : "?";
+}
+
+static int wanted_value(const struct gpio_backend *p, unsigned brightness)
+{
+	return brightness >= (p->threshold ? p->threshold : 1);
+}
+
+/* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
+ * hint (may be NULL) is advice for the log only. */
+static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
+			const char *format, ...) _printf_(5, 6);
+static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
+			const char *format, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	struct led_backend *b = p->self;
+	va_list ap;
+
+	va_start(ap, format);
+	if (vasprintf(&msg, format, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg) {
+		(void)led_backend_set_state(b, false, "out of memory");
+		return;
+	}
+	if (b->state && b->ok == ok && streq(b->state, msg))
+		return;
+	log_full(level, "%s: gpio: %s%s%s.", led_name(p), msg, hint ? ". " : "", hint ? hint : "");
+	(void)led_backend_set_state(b, ok, "%s", msg);
+}
+
+static void busy_stop(struct gpio_backend *p)
+{
+	p->busy_io = sd_event_source_disable_unref(p->busy_io);
+	if (p->busy_chip)
+		gpiod_chip_close(p->busy_chip);
+	p->busy_chip = NULL;
+}
+
+static void request_drop(struct gpio_backend *p)
+{
+	if (p->request)
+		gpiod_line_request_release(p->request);
+	p->request = NULL;
+	p->value = -1;
+}
+
+static void gpio_try_attach(struct gpio_backend *p);
+
+/* The chip of our request (or of the line we wait for) is gone: wait for it to return. */
+static void gpio_chip_gone(struct gpio_backend *p)
+{
+	bool had = p->request;
+
+	busy_stop(p);
+	request_drop(p);
+	p->lost = p->lost || had;
+	gpio_report(p, false, had ? LOG_WARNING : LOG_INFO,
+		    had ? "The line is driven again when the chip comes back" : NULL,
+		    "waiting for %s (removed)", p->chip_name ? p->chip_name : "its chip");
+}
+
+/* ---- resolving chip and line ---- */
+
+static int chip_names_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of the GPIO chip nodes in dir, in numeric order. */
+static int chips_list(const char *dir, char ***ret, size_t *ret_n)
+{
+	_cleanup_strv_free_ char **l = NULL;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	l = calloc(1, sizeof(char *));
+	if (!l)
+		return -ENOMEM;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], **nl;
+
+		if (!is_chip_name(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!gpiod_is_gpiochip_device(path))
+			continue;
+		nl = realloc(l, (n + 2) * sizeof(char *));
+		if (!nl || !(nl[n] = strdup(de->d_name))) {
+			if (nl)
+				l = nl;
+			closedir(d);
+			return -ENOMEM;
+		}
+		nl[++n] = NULL;
+		l = nl;
+	}
+	closedir(d);
+	qsort(l, n, sizeof(char *), chip_names_cmp);
+	*ret = TAKE_PTR(l);
+	*ret_n = n;
+	return 0;
+}
+
+static struct gpiod_chip *chip_open_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return gpiod_chip_open(path);
+}
+
+static void append_name(char *buf, size_t size, const char *name)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s%s", n ? ", " : "", name);
+}
+
+/* Opens the one chip that may carry the line. Returns 0 with *ret_chip, or -errno with
+ * *ret_why saying what is missing (for the state; retried on the next chip event). */
+static int chip_find(struct gpio_backend *p, const char *dev_dir, struct gpiod_chip **ret_chip,
+		     char **ret_why)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_(gpiod_chip_closep) struct gpiod_chip *found = NULL;
+	char matches[256] = "";
+	size_t n = 0, n_found = 0;
+	int r;
+
+	if (p->chip && (strchr(p->chip, '/') || is_chip_name(p->chip))) {
+		char path[PATH_MAX];
+
+		if (strchr(p->chip, '/'))
+			snprintf(path, sizeof(path), "%s", p->chip);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dev_dir, p->chip);
+		*ret_chip = gpiod_chip_open(path);
+		if (*ret_chip)
+			return 0;
+		r = -errno;
+		if (r == -ENOENT || r == -ENODEV || r == -ENXIO)
+			return asprintf(ret_why, "waiting for %s", p->chip) < 0 ? -ENOMEM : r;
+		return asprintf(ret_why, "cannot open %s: %s", path, strerror(-r)) < 0 ? -ENOMEM
+										     : r;
+	}
+
+	/* A label, or a line name on any chip: look at every chip. */
+	r = chips_list(dev_dir, &names, &n);
+	if (r < 0)
+		return asprintf(ret_why, "cannot list GPIO chips in %s: %s", dev_dir,
+				strerror(-r)) < 0 ? -ENOMEM : r;
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_(gpiod_chip_closep) struct gpiod_chip *c = chip_open_in(dev_dir, names[i]);
+		_cleanup_(gpiod_chip_info_freep) struct gpiod_chip_info *info = NULL;
+		bool match;
+
+		if (!c)
+			continue;
+		if (p->chip) {
+			info = gpiod_chip_get_info(c);
+			match = info && streq(gpiod_chip_info_get_label(info), p->chip);
+		} else
+			match = gpiod_chip_get_line_offset_from_name(c, p->line) >= 0;
+		if (!match)
+			continue;
+		append_name(matches, sizeof(matches), names[i]);
+		if (n_found++ == 0)
+			found = TAKE_PTR(c);
+	}
+	if (n_found == 1) {
+		*ret_chip = TAKE_PTR(found);
+		return 0;
+	}
+	if (p->chip && n_found == 0)
+		r = asprintf(ret_why, "waiting for a chip labelled '%s'", p->chip);
+	else if (n_found == 0)
+		r = asprintf(ret_why, "waiting for a chip with a line named '%s'", p->line);
+	else if (p->chip)
+		r = asprintf(ret_why,
+			     "several chips are labelled '%s' (%s): set gpio.chip to one of their names",
+			     p->chip, matches);
+	else
+		r = asprintf(ret_why,
+			     "line '%s' is on several chips (%s): set gpio.chip to the one to use",
+			     p->line, matches);
+	return r < 0 ? -ENOMEM : n_found == 0 ? -ENOENT : -ENOTUNIQ;
+}
+
+/* ---- requesting the line ---- */
+
+static void consumer_name(const char *led, char *buf)
+{
+	size_t n = strlen(led);
+
+	if (n > GPIO_CONSUMER_MAX) {
+		n = GPIO_CONSUMER_MAX;
+		while (n > 0 && ((unsigned char)led[n] & 0xc0) == 0x80) /* keep UTF-8 whole */
+			n--;
+	}
+	memcpy(buf, led, n);
+	buf[n] = 0;
+}
+
+static struct gpiod_line_request *line_request(struct gpio_backend *p, struct gpiod_chip *chip,
+					       int value)
+{
+	_cleanup_(gpiod_line_settings_freep) struct gpiod_line_settings *s = NULL;
+	_cleanup_(gpiod_line_config_freep) struct gpiod_line_config *lc = NULL;
+	_cleanup_(gpiod_request_config_freep) struct gpiod_request_config *rc = NULL;
+	char consumer[GPIO_CONSUMER_MAX + 1];
+
+	s = gpiod_line_settings_new();
+	lc = gpiod_line_config_new();
+	rc = gpiod_request_config_new();
+	if (!s || !lc || !rc) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_OUTPUT) < 0 ||
+	    gpiod_line_settings_set_output_value(s, value ? GPIOD_LINE_VALUE_ACTIVE
+							  : GPIOD_LINE_VALUE_INACTIVE) < 0 ||
+	    gpiod_line_settings_set_drive(s, p->drive ? p->drive : GPIOD_LINE_DRIVE_PUSH_PULL) < 0 ||
+	    gpiod_line_settings_set_bias(s, p->bias ? p->bias : GPIOD_LINE_BIAS_AS_IS) < 0)
+		return NULL;
+	gpiod_line_settings_set_active_low(s, p->active_low);
+	if (gpiod_line_config_add_line_settings(lc, &p->line_offset, 1, s) < 0)
+		return NULL;
+	consumer_name(led_name(p), consumer);
+	gpiod_request_config_set_consumer(rc, consumer);
+	return gpiod_chip_request_lines(chip, rc, lc);
+}
+
+static int on_line_info(sd_event_source *s _unused_, int fd _unused_, uint32_t revents _unused_,
+			void *userdata)
+{
+	struct gpio_backend *p = userdata;
+	_cleanup_(gpiod_info_event_freep) struct gpiod_info_event *ev = NULL;
+
+	ev = gpiod_chip_read_info_event(p->busy_chip);
+	if (!ev) {
+		/* ENODEV: the chip went away; the inotify watch takes it from here. */
+		log_debug_errno(errno, "%s: reading GPIO line info events failed: %m", led_name(p));
+		busy_stop(p);
+		return 0;
+	}
+	if (gpiod_info_event_get_event_type(ev) == GPIOD_INFO_EVENT_LINE_RELEASED) {
+		busy_stop(p);
+		gpio_try_attach(p);
+	}
+	return 0;
+}
+
+/* The line is held by someone else: say by whom, and take it as soon as it is released.
+ * Returns true when it was released in the meantime (try again now). */
+static bool line_busy(struct gpio_backend *p, struct gpiod_chip **chip, const char *line_desc)
+{
+	_cleanup_(gpiod_line_info_freep) struct gpiod_line_info *info = NULL;
+	const char *consumer;
+	int r;
+
+	info = gpiod_chip_watch_line_info(*chip, p->line_offset);
+	if (!info) {
+		/* No release events then: the next chip event retries. */
+		gpio_report(p, false, LOG_ERR, "Stop that user or pick another line",
+			    "%s is used by another program or driver", line_desc);
+		return false;
+	}
+	if (!gpiod_line_info_is_used(info))
+		return true;
+	consumer = gpiod_line_info_get_consumer(info);
+	p->busy_chip = TAKE_PTR(*chip);
+	r = sd_event_add_io(p->watcher->manager->event, &p->busy_io,
+			    gpiod_chip_get_fd(p->busy_chip), EPOLLIN, on_line_info, p);
+	if (r < 0) {
+		log_debug_errno(r, "%s: cannot watch the busy GPIO line: %m", led_name(p));
+		busy_stop(p);
+	} else
+		(void)sd_event_source_set_description(p->busy_io, "gpio-busy-line");
+	gpio_report(p, false, LOG_ERR,
+		    "Stop that user or pick another line; uledsd takes the line when it is released",
+		    "%s is used by '%s'", line_desc, consumer && *consumer ? consumer : "(unnamed)");
+	return false;
+}
+
+/* Find chip and line and request it with the LED's current value. Whatever fails becomes the
+ * state; chip events and line releases call this again. */
+static void gpio_try_attach(struct gpio_backend *p)
+{
+	struct manager *m = p->watcher->manager;
+	_cleanup_(gpiod_chip_closep) struct gpiod_chip *chip = NULL;
+	_cleanup_(gpiod_chip_info_freep) struct gpiod_chip_info *info = NULL;
+	_cleanup_free_ char *why = NULL;
+	char line_desc[160];
+	int value, r;
+
+	if (p->request)
+		return;
+	busy_stop(p);
+	r = chip_find(p, m->dev_dir, &chip, &why);
+	if (r < 0) {
+		gpio_report(p, false, r == -ENOENT ? LOG_WARNING : LOG_ERR,
+			    r == -ENOENT ? "uledsd takes the line when the chip appears" : NULL, "%s",
+			    why ? why : strerror(-r));
+		return;
+	}
+	info = gpiod_chip_get_info(chip);
+	if (!info) {
+		gpio_report(p, false, LOG_ERR, NULL, "cannot read chip info of %s: %s",
+			    gpiod_chip_get_path(chip), strerror(errno));
+		return;
+	}
+	free(p->chip_name);
+	p->chip_name = strdup(gpiod_chip_info_get_name(info));
+	if (!p->chip_name) {
+		gpio_report(p, false, LOG_ERR, NULL, "out of memory");
+		return;
+	}
+	if (p->by_offset) {
+		if (p->offset >= gpiod_chip_info_get_num_lines(info)) {
+			gpio_report(p, false, LOG_ERR, "Fix gpio.line (gpioinfo lists the lines)",
+				    "line offset %u is past the %zu lines of %s (0-%zu)", p->offset,
+				    gpiod_chip_info_get_num_lines(info), p->chip_name,
+				    gpiod_chip_info_get_num_lines(info) - 1);
+			return;
+		}
+		p->line_offset = p->offset;
+		snprintf(line_desc, sizeof(line_desc), "line %u on %s", p->line_offset, p->chip_name);
+	} else {
+		r = gpiod_chip_get_line_offset_from_name(chip, p->line);
+		if (r < 0) {
+			gpio_report(p, false, LOG_ERR, "Fix gpio.line or gpio.chip (gpioinfo lists the lines)",
+				    "%s ('%s') has no line named '%s'", p->chip_name,
+				    gpiod_chip_info_get_label(info), p->line);
+			return;
+		}
+		p->line_offset = (unsigned)r;
+		snprintf(line_desc, sizeof(line_desc), "line '%s' (%u) on %s", p->line,
+			 p->line_offset, p->chip_name);
+	}
+
+	value = wanted_value(p, p->self->led->brightness);
+	for (int attempt = 0;; attempt++) {
+		p->request = line_request(p, chip, value);
+		if (p->request)
+			break;
+		r = -errno;
+		if (r == -EBUSY && attempt == 0 && line_busy(p, &chip, line_desc))
+			continue;
+		if (r == -EBUSY)
+			return;
+		gpio_report(p, false, LOG_ERR,
+			    r == -EINVAL || r == -EOPNOTSUPP
+				    ? "Check gpio.drive and gpio.bias: the chip may not support them"
+				    : NULL,
+			    "failed to request %s: %s", line_desc, strerror(-r));
+		return;
+	}
+	p->value = value;
+	if (p->lost)
+		log_info("%s: gpio: %s is back, line driven %s again.", led_name(p), p->chip_name,
+			 value ? "on" : "off");
+	p->lost = false;
+	gpio_report(p, true, LOG_INFO, NULL, "attached to %s", line_desc);
+}
+
+/* ---- chip hotplug ---- */
+
+static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unused_,
+		      void *userdata)
+{
+	struct gpio_watcher *w = userdata;
+	union {
+		struct inotify_event ev;
+		char raw[4096];
+	} buf;
+	bool rescan = false;
+
+	for (;;) {
+		ssize_t n = read(fd, &buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (char *ptr = buf.raw; ptr < buf.raw + n;) {
+			struct inotify_event *ev = (struct inotify_event *)ptr;
+
+			ptr += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				rescan = true;
+				continue;
+			}
+			if (!ev->len || !is_chip_name(ev->name))
+				continue;
+			log_debug("GPIO chip node %s/%s: %s.", w->manager->dev_dir, ev->name,
+				  ev->mask & (IN_DELETE | IN_MOVED_FROM) ? "removed"
+				  : ev->mask & IN_ATTRIB		 ? "attributes changed"
+									 : "created");
+			if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+				for (struct gpio_backend *p = w->backends; p; p = p->next)
+					if ((p->request || p->busy_chip) && p->chip_name &&
+					    streq(p->chip_name, ev->name))
+						gpio_chip_gone(p);
+			} else
+				rescan = true;
+		}
+	}
+	if (rescan)
+		for (struct gpio_backend *p = w->backends; p; p = p->next)
+			if (!p->request && !p->busy_chip)
+				gpio_try_attach(p);
+	return 0;
+}
+
+static struct gpio_watcher *watcher_free(struct gpio_watcher *w)
+{
+	if (!w)
+		return NULL;
+	sd_event_source_disable_unref(w->io);
+	safe_close(w->fd);
+	free(w);
+	return NULL;
+}
+
+static int watcher_add(struct gpio_backend *p, struct manager *m)
+{
+	struct gpio_watcher *w;
+	int r;
+
+	for (w = watchers; w && w->manager != m; w = w->next)
+		;
+	if (!w) {
+		w = calloc(1, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		w->manager = m;
+		w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		if (w->fd < 0) {
+			r = -errno;
+			free(w);
+			return r;
+		}
+		/* Chip nodes appear with the chip (devtmpfs) and may get their final permissions a
+		 * moment later (udev): IN_ATTRIB retries then. */
+		if (inotify_add_watch(w->fd, m->dev_dir,
+				      IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM |
+					      IN_ONLYDIR) < 0) {
+			r = log_debug_errno(errno, "Failed to watch %s for GPIO chips: %m",
+					    m->dev_dir);
+			watcher_free(w);
+			return r;
+		}
+		r = sd_event_add_io(m->event, &w->io, w->fd, EPOLLIN, on_inotify, w);
+		if (r < 0) {
+			watcher_free(w);
+			return r;
+		}
+		(void)sd_event_source_set_description(w->io, "gpio-chip-watch");
+		w->next = watchers;
+		watchers = w;
+	}
+	p->watcher = w;
+	p->next = w->backends;
+	w->backends = p;
+	return 0;
+}
+
+static void watcher_remove(struct gpio_backend *p)
+{
+	struct gpio_watcher *w = p->watcher, **wp;
+
+	if (!w)
+		return;
+	for (struct gpio_backend **bp = &w->backends; *bp; bp = &(*bp)->next)
+		if (*bp == p) {
+			*bp = p->next;
+			break;
+		}
+	p->watcher = NULL;
+	p->next = NULL;
+	if (w->backends)
+		return;
+	for (wp = &watchers; *wp; wp = &(*wp)->next)
+		if (*wp == w) {
+			*wp = w->next;
+			break;
+		}
+	watcher_free(w);
+}
+
+/* ---- ops ---- */
+
+static int gpio_attach(struct led_backend *b, struct manager *m)
+{
+	struct gpio_backend *p = b->priv;
+	int r;
+
+	p->self = b;
+	p->value = -1;
+	r = watcher_add(p, m);
+	if (r < 0)
+		return r;
+	if (p->threshold > b->led->max_brightness)
+		log_warning("%s: gpio.threshold = %u is above max_brightness %u: the line never turns on.",
+			    b->led->name, p->threshold, b->led->max_brightness);
+	gpio_try_attach(p);
+	return 0;
+}
+
+static int gpio_set(struct led_backend *b, unsigned brightness)
+{
+	struct gpio_backend *p = b->priv;
+	int value = wanted_value(p, brightness);
+
+	/* Dimming changes brightness often and the line rarely: only changes reach the kernel. */
+	if (!p->request || value == p->value)
+		return 0;
+	if (gpiod_line_request_set_value(p->request, p->line_offset,
+					 value ? GPIOD_LINE_VALUE_ACTIVE
+					       : GPIOD_LINE_VALUE_INACTIVE) < 0) {
+		int r = -errno;
+
+		if (r == -ENODEV)
+			gpio_chip_gone(p);
+		return r;
+	}
+	p->value = value;
+	return 0;
+}
+
+static void gpio_detach(struct led_backend *b)
+{
+	struct gpio_backend *p = b->priv;
+
+	watcher_remove(p);
+	busy_stop(p);
+	if (p->request && p->on_exit == GPIO_ON_EXIT_OFF && p->value != 0 &&
+	    gpiod_line_request_set_value(p->request, p->line_offset, GPIOD_LINE_VALUE_INACTIVE) < 0)
+		log_debug_errno(errno, "%s: failed to turn the GPIO line off: %m",
+				b->led ? b->led->name : "?");
+	request_drop(p);
+	free(p->chip_name);
+	p->chip_name = NULL;
+	p->lost = false;
+}
+
+const struct backend_ops backend_gpio = {
+	.name = "gpio",
+	.priv_size = sizeof(struct gpio_backend),
+	.parse = gpio_parse,
+	.verify = gpio_verify,
+	.claim = gpio_claim,
+	.attach = gpio_attach,
+	.set = gpio_set,
+	.detach = gpio_detach,
+	.same = gpio_same,
+	.free_priv = gpio_free_priv,
+};
