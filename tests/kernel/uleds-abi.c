@@ -389,6 +389,61 @@ static void test_name_clash(void)
 		close(a);
 }
 
+struct racer {
+	pthread_barrier_t *barrier;
+	int fd;
+	int ret;
+};
+
+static void *racer_main(void *arg)
+{
+	struct racer *rc = arg;
+
+	pthread_barrier_wait(rc->barrier);
+	rc->ret = setup_write(rc->fd, "abi-race", 1);
+	return NULL;
+}
+
+/* Threads registering one name at once: exactly one wins, the others get EEXIST. */
+static void test_name_race(void)
+{
+	enum { RACERS = 8, ROUNDS = 20 };
+	struct racer racers[RACERS];
+	pthread_t threads[RACERS];
+	pthread_barrier_t barrier;
+	int round, i, wins, clashes, other = 0, bad_rounds = 0, renamed = 0;
+
+	pthread_barrier_init(&barrier, NULL, RACERS);
+	for (round = 0; round < ROUNDS; round++) {
+		for (i = 0; i < RACERS; i++) {
+			racers[i] = (struct racer){ .barrier = &barrier, .fd = open_dev(0) };
+			pthread_create(&threads[i], NULL, racer_main, &racers[i]);
+		}
+		wins = clashes = 0;
+		for (i = 0; i < RACERS; i++) {
+			pthread_join(threads[i], NULL);
+			if (racers[i].ret == (int)sizeof(struct uleds_user_dev))
+				wins++;
+			else if (racers[i].ret == -EEXIST)
+				clashes++;
+			else if (!other)
+				other = racers[i].ret;
+		}
+		if (wins != 1 || clashes != RACERS - 1)
+			bad_rounds++;
+		if (count_leds("abi-race") != 1)
+			renamed++;
+		for (i = 0; i < RACERS; i++)
+			close(racers[i].fd);
+	}
+	pthread_barrier_destroy(&barrier);
+	check(!bad_rounds, "8 threads racing for one name: one wins, 7 get EEXIST",
+	      "%d of %d rounds differed (first other result: %s)", bad_rounds, ROUNDS,
+	      err_name(other));
+	check(!renamed, "the name race leaves exactly one abi-race LED",
+	      "%d of %d rounds had another count", renamed, ROUNDS);
+}
+
 static void test_reads(void)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, out;
@@ -751,6 +806,7 @@ int main(int argc, char **argv)
 	test_names();
 	test_setup_and_ebusy();
 	test_name_clash();
+	test_name_race();
 	test_reads();
 	test_close_while_reading();
 	test_timer_trigger();
