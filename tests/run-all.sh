@@ -11,15 +11,7 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$src/build-ci}
 cd "$src"
 
-bash tests/setup-deps.sh
-
-# The GPIO backend must be built: a missing libgpiod fails here instead of dropping it.
-if [ -f "$build/build.ninja" ]; then
-	meson configure "$build" -Dwerror=true -Dgpio=enabled -Dman-pages=enabled
-else
-	meson setup "$build" -Dwerror=true -Dgpio=enabled -Dman-pages=enabled
-fi
-ninja -C "$build"
+bash tests/build.sh "$build"
 
 # kmod/ must build warning-free against both Debian kernels' headers (6.1 and 6.12).
 kmod_ok=0 kmod_fail=0
