@@ -829,10 +829,18 @@ static void gpio_detach(struct led_backend *b)
 
 	watcher_remove(p);
 	busy_stop(p);
-	if (p->request && p->on_exit == GPIO_ON_EXIT_OFF && p->value != 0 &&
-	    gpiod_line_request_set_value(p->request, p->line_offset, GPIOD_LINE_VALUE_INACTIVE) < 0)
-		log_debug_errno(errno, "%s: failed to turn the GPIO line off: %m",
-				b->led ? b->led->name : "?");
+	if (p->request && p->on_exit == GPIO_ON_EXIT_OFF && p->value != 0) {
+		if (gpiod_line_request_set_value(p->request, p->line_offset,
+						 GPIOD_LINE_VALUE_INACTIVE) < 0)
+			log_debug_errno(errno, "%s: gpio: failed to turn line %u on %s off: %m",
+					led_name(p), p->line_offset, p->chip_name);
+		else
+			log_debug("%s: gpio: line %u on %s driven off before release (on_exit = off).",
+				  led_name(p), p->line_offset, p->chip_name);
+	}
+	if (p->request)
+		log_debug("%s: gpio: releasing line %u on %s.", led_name(p), p->line_offset,
+			  p->chip_name);
 	request_drop(p);
 	free(p->chip_name);
 	p->chip_name = NULL;
