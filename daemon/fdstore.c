@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* systemd's fd store keeps every uleds fd open across a crash, so the LEDs never disappear. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <systemd/sd-daemon.h>
@@ -46,7 +47,9 @@ int fdstore_name_unescape(const char *fdname, char **ret)
 			*p++ = *c;
 			continue;
 		}
-		if (sscanf(c + 1, "%2x", &v) != 1 || !c[1] || !c[2] || v == 0) {
+		/* Only what fdstore_name_escape() writes: two hex digits, not NUL. */
+		if (!isxdigit((unsigned char)c[1]) || !isxdigit((unsigned char)c[2]) ||
+		    sscanf(c + 1, "%2x", &v) != 1 || v == 0) {
 			free(s);
 			return -EINVAL;
 		}
@@ -136,5 +139,10 @@ void fdstore_add(struct led *l)
 
 void fdstore_remove(struct led *l)
 {
-	notify_fd(l->manager, "FDSTOREREMOVE", l->name, -1);
+	fdstore_forget(l->manager, l->name);
+}
+
+void fdstore_forget(struct manager *m, const char *name)
+{
+	notify_fd(m, "FDSTOREREMOVE", name, -1);
 }

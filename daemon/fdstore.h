@@ -19,3 +19,5 @@ void fdstore_release_unused(struct manager *m);
 /* Store l's fd / tell systemd to drop it (LED removed or recreated). No-ops without systemd. */
 void fdstore_add(struct led *l);
 void fdstore_remove(struct led *l);
+/* The same by name: an adopted fd whose LED could not be set up again. */
+void fdstore_forget(struct manager *m, const char *name);

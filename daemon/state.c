@@ -26,7 +26,8 @@ static int state_path(struct led *l, char **ret)
 {
 	_cleanup_free_ char *esc = NULL;
 
-	/* The fd-name escaping is reversible and keeps '/' out of file names. */
+	/* The fd-name escaping is reversible (one file per LED name); names never hold '/' and
+	 * are never "." or ".." (led_name_is_valid()). */
 	if (fdstore_name_escape(l->name, &esc) < 0)
 		return -ENOMEM;
 	if (asprintf(ret, "%s/%s", l->manager->state_dir, esc) < 0)
@@ -67,7 +68,9 @@ static int state_save(struct led *l)
 	if (s->have_saved && s->saved == l->brightness)
 		return 0;
 	r = state_path(l, &path);
-	if (r < 0 || asprintf(&tmp, "%s.tmp", path) < 0)
+	/* "%tmp": an escaped name has '%' only before two hex digits, so no LED's file is
+	 * called like this (with ".tmp", LED "a"'s temporary file would be LED "a.tmp"'s). */
+	if (r < 0 || asprintf(&tmp, "%s%%tmp", path) < 0)
 		return -ENOMEM;
 	(void)mkdir(l->manager->state_dir, 0755);
 	/* Written to a temporary file and renamed: a crash leaves the old or the new value. */
