@@ -104,7 +104,12 @@ static void notify_status(struct manager *m, const char *prefix)
 {
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "%sSTATUS=%s", prefix, manager_status(m));
+	/* The reload count tells uledsd-reload (ExecReload= without D-Bus) that its SIGHUP is done. */
+	if (m->n_reloads > 0)
+		snprintf(buf, sizeof(buf), "%sSTATUS=%s (reload %u)", prefix, manager_status(m),
+			 m->n_reloads);
+	else
+		snprintf(buf, sizeof(buf), "%sSTATUS=%s", prefix, manager_status(m));
 	manager_notify(m, buf);
 }
 
@@ -137,7 +142,7 @@ static void report(struct manager *m, char ***errors, size_t *n_errors, const ch
 static int manager_add_led(struct manager *m, struct led_conf *lc, char ***errors,
 			   size_t *n_errors)
 {
-	_cleanup_free_ char *err = NULL;
+	_cleanup_free_ char *err = NULL, *adopted = NULL;
 	struct led **nl, *l;
 	int fd, r;
 
@@ -148,8 +153,13 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 	}
 	m->leds = nl;
 	fd = fdstore_take(m, lc->name);
+	if (fd >= 0)
+		adopted = strdup(lc->name);
 	r = led_new(m, lc, fd, &l, &err);
 	if (r < 0) {
+		/* systemd still holds a copy of the fd: without this the LED would stay. */
+		if (adopted)
+			fdstore_forget(m, adopted);
 		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
 		return r;
 	}
@@ -265,12 +275,14 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	int r;
 
 	log_info("Reloading the configuration.");
-	manager_notify(m, "RELOADING=1");
+	manager_notify(m, "RELOADING=1\nSTATUS=Reloading the configuration.");
 	m->reloading = true;
 	m->n_errors = 0;
 	errors = calloc(1, sizeof(char *));
-	if (!errors)
-		return -ENOMEM;
+	if (!errors) {
+		r = -ENOMEM;
+		goto finish; /* READY=1 must follow RELOADING=1 */
+	}
 	r = load_conf(m, &c, &errors, &n_errors);
 	if (r < 0)
 		goto finish;
@@ -311,6 +323,7 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	r = 0;
 finish:
 	m->reloading = false;
+	m->n_reloads++;
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
 	if (ret_errors)

@@ -30,6 +30,7 @@ struct manager {
 
 	void *bus; /* bus.c */
 	bool reloading;
+	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify; /* NOTIFY_SOCKET is set: talk to systemd */
 
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
