@@ -502,23 +502,17 @@ static int bus_connect(struct bus *b)
 	r = sd_bus_add_object_manager(bus, NULL, MANAGER_PATH);
 	if (r < 0)
 		return r;
-	b->bus = bus;
+	b->bus = bus; /* borrowed while the LED objects are exported */
 	for (size_t i = 0; i < m->n_leds; i++)
 		if (m->leds[i]->bus)
 			(void)bus_led_export(b, m->leds[i]);
 	/* Objects first, then the name: whoever sees the name finds everything in place. */
 	r = sd_bus_request_name_async(bus, NULL, BUS_NAME, 0, on_name_acquired, b);
+	b->bus = TAKE_PTR(bus);
 	if (r < 0) {
-		b->bus = NULL;
-		for (size_t i = 0; i < m->n_leds; i++)
-			if (m->leds[i]->bus) {
-				struct bus_led *bl = m->leds[i]->bus;
-
-				bl->slot = sd_bus_slot_unref(bl->slot);
-			}
+		bus_drop(b);
 		return r;
 	}
-	b->bus = TAKE_PTR(bus);
 	b->watch = sd_event_source_disable_unref(b->watch);
 	free(b->watch_dir);
 	b->watch_dir = NULL;
