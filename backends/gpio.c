@@ -593,7 +593,8 @@ static void gpio_try_attach(struct gpio_backend *p)
 	busy_stop(p);
 	r = chip_find(p, m->dev_dir, &chip, &why);
 	if (r < 0) {
-		gpio_report(p, false, r == -ENOENT ? LOG_WARNING : LOG_ERR,
+		/* After a removal (logged already) the chip's absence is no news. */
+		gpio_report(p, false, r != -ENOENT ? LOG_ERR : p->lost ? LOG_DEBUG : LOG_WARNING,
 			    r == -ENOENT ? "uledsd takes the line when the chip appears" : NULL, "%s",
 			    why ? why : strerror(-r));
 		return;
@@ -639,10 +640,11 @@ static void gpio_try_attach(struct gpio_backend *p)
 		if (p->request)
 			break;
 		r = -errno;
-		if (r == -EBUSY && attempt == 0 && line_busy(p, &chip, line_desc))
-			continue;
-		if (r == -EBUSY)
+		if (r == -EBUSY) {
+			if (line_busy(p, &chip, line_desc) && attempt == 0)
+				continue; /* released in the meantime */
 			return;
+		}
 		gpio_report(p, false, LOG_ERR,
 			    r == -EINVAL || r == -EOPNOTSUPP
 				    ? "Check gpio.drive and gpio.bias: the chip may not support them"
@@ -668,6 +670,10 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 		struct inotify_event ev;
 		char raw[4096];
 	} buf;
+	/* Chips created or changed in this batch; a removal later in the batch cancels its
+	 * entry (devtmpfs reports IN_ATTRIB right before IN_DELETE of a node). */
+	char pending[8][NAME_MAX + 1];
+	size_t n_pending = 0;
 	bool rescan = false;
 
 	for (;;) {
@@ -696,10 +702,17 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 					if ((p->request || p->busy_chip) && p->chip_name &&
 					    streq(p->chip_name, ev->name))
 						gpio_chip_gone(p);
-			} else
+				for (size_t i = 0; i < n_pending; i++)
+					if (streq(pending[i], ev->name))
+						pending[i][0] = 0;
+			} else if (n_pending < ELEMENTSOF(pending))
+				snprintf(pending[n_pending++], sizeof(pending[0]), "%s", ev->name);
+			else
 				rescan = true;
 		}
 	}
+	for (size_t i = 0; i < n_pending; i++)
+		rescan = rescan || pending[i][0];
 	if (rescan)
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
 			if (!p->request && !p->busy_chip)

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: MIT
 # gpio backend and chip hotplug: a chip absent at start, a chip removed and re-added
 # (gpio-sim live=0/1), a line past the chip's end; the LED stays and is re-driven.
+# lib.sh opens <(...): bash needs /dev/fd, which a bare devtmpfs lacks.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
 uledsd=$(uledsd_bin) || exit 1
+"$uledsd" --help | grep -q 'backends (.*gpio' ||
+	{ fail "$uledsd has no gpio backend: build with meson configure -Dgpio=enabled"; exit 1; }
 work=$(mktemp -d)
 mkdir -p "$work/conf"
 L=/sys/class/leds
@@ -52,14 +56,21 @@ bg_start "$uledsd" --bus none --config-dir "$work/conf" --log-level debug 2>"$wo
 pid=$BG_PID
 assert_true "uledsd is ready" wait_for 10 grep -q "Ready:" "$work/log" || { cat "$work/log"; exit 1; }
 
+# Line values without forks (a fork costs tens of ms under emulation).
+declare -A simpath
+sim_path() { simpath[$1]=/sys/devices/platform/$(gpiosim_dev "$1")/$(gpiosim_chip "$1"); }
+line_is() { local v; read -r v <"${simpath[$1]}/sim_gpio$2/value" 2>/dev/null && [ "$v" = "$3" ]; }
+line_val() { local v=absent; read -r v <"${simpath[$1]}/sim_gpio$2/value" 2>/dev/null; echo "$v"; }
+# expect_line SIM OFFSET VALUE WHAT: waits up to 3 s for the driven value
 expect_line() {
-	if wait_for 3 sh -c "[ \"\$(cat /sys/devices/platform/$(gpiosim_dev "$1")/$(gpiosim_chip "$1")/sim_gpio$2/value 2>/dev/null)\" = $3 ]"; then
+	if wait_for 3 line_is "$1" "$2" "$3"; then
 		pass "$4"
 	else
-		fail "$4: $1 line $2 is $(gpiosim_value "$1" "$2" 2>&1), expected $3"
+		fail "$4: $1 line $2 is $(line_val "$1" "$2"), expected $3"
 	fi
 }
 set_b() { echo "$2" >"$L/$1/brightness"; }
+sim_path hpA
 
 # absent at start: the LEDs exist, the state is logged once
 for led in h:late-label h:late-name h:past-end; do
@@ -80,6 +91,7 @@ sleep 0.3
 set_b h:late-label 1
 set_b h:late-name 1
 gpiosim_new hpLate 2 LATE_L0 LATE_L1 || exit 1
+sim_path hpLate
 expect_line hpLate 1 1 "late chip by label: attached and driven to the current brightness"
 expect_line hpLate 0 1 "late chip by line name: attached and driven to the current brightness"
 assert_true "late chip: attach logged" \
@@ -102,6 +114,7 @@ set_b h:stay 3
 set_b h:stay-byname 0
 sleep 0.3
 gpiosim_live hpA 1
+sim_path hpA
 assert_eq "$A" "$(gpiosim_chip hpA)" "the re-added chip got its old name (uledsd let go of it)"
 expect_line hpA 0 1 "re-added chip: h:stay driven to its current brightness (3 of 10: on)"
 expect_line hpA 1 0 "re-added chip: h:stay-byname driven to its current brightness (off)"
@@ -113,8 +126,13 @@ expect_line hpA 0 0 "re-added chip: follows the LED afterwards"
 gpiosim_live hpA 0
 for i in 1 0 5 0 7; do set_b h:stay $i; done
 gpiosim_live hpA 1
+sim_path hpA
 expect_line hpA 0 1 "second re-add: driven to the last brightness"
 assert_true "uledsd is still running" kill -0 "$pid"
+assert_eq 2 "$(grep -c "h:stay: gpio: waiting" "$work/log")" \
+	"each removal is logged once (no second 'waiting' record when the chip list is rescanned)"
+assert_eq 1 "$(grep -c "h:past-end: gpio:" "$work/log")" \
+	"an LED whose line is past the chip's end logs it once across the chip's removals"
 
 # the removal of one chip leaves LEDs on other chips alone
 set_b h:late-name 0
