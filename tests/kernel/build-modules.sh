@@ -45,7 +45,7 @@ up_to_date() {
 mkflags=(-C "$kbuild" -j"$(nproc)")
 
 # --- uleds.ko -------------------------------------------------------------------------
-mapfile -t kmod_inputs < <(find "$kmod_src" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \))
+mapfile -t kmod_inputs < <(find "$kmod_src" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \) ! -name '*.mod.c' | sort)
 # The stamp names the source directory and its files: switching ULEDS_KMOD_SRC, or a file
 # added to or removed from kmod/, rebuilds even when no timestamp says so.
 stamp="$kmod_src $(printf '%s\n' "${kmod_inputs[@]##*/}" | sort | tr '\n' ' ')"
