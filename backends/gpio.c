@@ -711,8 +711,13 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 				rescan = true;
 		}
 	}
-	for (size_t i = 0; i < n_pending; i++)
-		rescan = rescan || pending[i][0];
+	/* Retry only for nodes still there: IN_ATTRIB also announces a removal. */
+	for (size_t i = 0; i < n_pending && !rescan; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", w->manager->dev_dir, pending[i]);
+		rescan = pending[i][0] && access(path, F_OK) == 0;
+	}
 	if (rescan)
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
 			if (!p->request && !p->busy_chip)
