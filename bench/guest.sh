@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The benchmark inside the test VM (run by bench/run.sh through tests/kernel/vm-run.sh).
+# Appends one JSON object per measurement to $ULEDSD_BUILD_ROOT/bench/results.jsonl.
+#
+# env: ULEDSD_BUILD_ROOT (the build dir, shared with the host), ULEDSD_KMOD_DIR (modules),
+#      ULEDSD_BENCH_QUICK=1 (fewer samples: a smoke run of the whole script)
+set -euo pipefail
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+
+build=$ULEDSD_BUILD_ROOT
+uledsd=$build/uledsd
+measure=$build/bench/bench-measure
+baseline=$build/bench/bench-baseline
+out=$build/bench/results.jsonl
+work=$(mktemp -d)
+logs=$build/bench/logs
+mkdir -p "$logs"
+: >"$out"
+
+quick=${ULEDSD_BENCH_QUICK:-0}
+if [ "$quick" = 1 ]; then
+	LAT_N=300 LAT_BLOCK=100 PP_N=200 BATCH_ROUNDS=1 BATCH_BLOCKS=1 IDLE_S=2 FLOOD_S=2
+	SCALES="1 100"
+else
+	LAT_N=3000 LAT_BLOCK=250 PP_N=2000 BATCH_ROUNDS=2 BATCH_BLOCKS=3 IDLE_S=10 FLOOD_S=5
+	SCALES="1 100 1000"
+fi
+BIG=1000 # LEDs of the many-LED throughput run (and the largest scale)
+
+log() { echo "bench: $*" >&2; }
+result() { echo "$1" | tee -a "$out"; }
+
+# The measuring program runs on CPU 0, the forwarders on CPU 1: a forwarder never waits
+# for the spinning measurement to give up its CPU (the same for every subject).
+M() { taskset -c 0 "$measure" "$@"; }
+F() { taskset -c 1 "$@"; }
+
+pids=()
+sims=()
+cleanup() {
+	local p n d
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || :; done
+	rmmod ledsgpio_floor 2>/dev/null || :
+	for n in "${sims[@]}"; do
+		d=/sys/kernel/config/gpio-sim/$n
+		echo 0 >"$d/live" 2>/dev/null || :
+		rmdir "$d"/bank0/line* "$d/bank0" "$d" 2>/dev/null || :
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# stop PID: SIGTERM, then wait until it is gone (its LEDs go with it).
+stop() {
+	local i
+	kill "$1" 2>/dev/null || return 0
+	for i in $(seq 200); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	kill -9 "$1" 2>/dev/null || :
+}
+
+# sim NAME NLINES: a gpio-sim chip labelled NAME; sets SIM_CHIP (gpiochipN), SIM_LINE
+# (prefix of the lines' sysfs dirs: append N).
+sim() {
+	local d=/sys/kernel/config/gpio-sim/$1
+	mkdir "$d" "$d/bank0"
+	sims+=("$1")
+	echo "$2" >"$d/bank0/num_lines"
+	echo "$1" >"$d/bank0/label"
+	echo 1 >"$d/live"
+	SIM_CHIP=$(cat "$d/bank0/chip_name")
+	SIM_LINE=/sys/devices/platform/$(cat "$d/dev_name")/$SIM_CHIP/sim_gpio
+	for _ in $(seq 100); do [ -c "/dev/$SIM_CHIP" ] && return 0; sleep 0.05; done
+	echo "bench: /dev/$SIM_CHIP did not appear" >&2
+	return 1
+}
+
+# conf DIR PREFIX COUNT BACKEND_LINES: COUNT LEDs PREFIX0.., %i in BACKEND_LINES = index.
+conf() {
+	local dir=$1 prefix=$2 count=$3 body=$4 i
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for ((i = 0; i < count; i++)); do
+		printf '[%s%u]\nmax_brightness = 255\n%s\n\n' "$prefix" "$i" "${body//%i/$i}"
+	done >"$dir/10-bench.conf"
+}
+
+# spawn LABEL CMD...: start CMD (pinned to CPU 1) and time its READY=1; sets SPAWN_PID.
+spawn() {
+	local label=$1 line
+	shift
+	line=$(M spawn "$label" -- taskset -c 1 "$@" 2>>"$logs/$label.log") || {
+		log "$label did not start; its log:"
+		tail -n 20 "$logs/$label.log" >&2
+		return 1
+	}
+	result "$line"
+	SPAWN_PID=$(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' <<<"$line")
+	pids+=("$SPAWN_PID")
+}
+
+log "setting up: gpio-sim chips, dbus, leds-gpio"
+modprobe leds-gpio
+sim bench 8
+LAT_CHIP=$SIM_CHIP LAT_LINE=$SIM_LINE
+sim benchu $BIG
+U_CHIP=$SIM_CHIP U_LINE=$SIM_LINE
+sim benchb $BIG
+B_CHIP=$SIM_CHIP B_LINE=$SIM_LINE
+
+mkdir -p /run/dbus /etc/dbus-1/system.d
+cat >/etc/dbus-1/system.d/bench-uledsd.conf <<'EOF'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <policy user="root"><allow own="io.uledsd1"/><allow send_destination="io.uledsd1"/></policy>
+  <policy context="default"><allow receive_sender="io.uledsd1"/></policy>
+</busconfig>
+EOF
+dbus_pid=$(dbus-daemon --system --fork --nopidfile --print-pid)
+pids+=("$dbus_pid")
+for _ in $(seq 100); do busctl --system list --no-pager >/dev/null 2>&1 && break; sleep 0.1; done
+
+result "{\"kind\":\"meta\",\"kernel\":\"$(uname -r)\",\"cpus\":$(nproc),\"quick\":$quick}"
+
+# --- scale: start-up time and RSS ----------------------------------------------------------
+big_full_pid=
+for n in $SCALES; do
+	log "scale: $n LEDs"
+	result "$(M register "$n")"
+	# Only the LEDs: no backends, no bus (what the bare registration does, plus the config).
+	conf "$work/plain" sp "$n" ""
+	spawn "uledsd-plain-$n" "$uledsd" -c "$work/plain" -b none
+	stop "$SPAWN_PID"
+	# A deployment: every LED on a GPIO line (chip by label) and on D-Bus.
+	conf "$work/full" sf "$n" "backends = gpio, dbus
+gpio.chip = benchu
+gpio.line = %i"
+	spawn "uledsd-full-$n" "$uledsd" -c "$work/full" -b system
+	if [ "$n" = "$BIG" ]; then big_full_pid=$SPAWN_PID; else stop "$SPAWN_PID"; fi
+	# The baseline's start-up: the same LEDs and line requests, nothing else.
+	spawn "baseline-$n" "$baseline" "/dev/$B_CHIP" sb 0 "$n"
+	stop "$SPAWN_PID"
+done
+
+# --- latency: one LED each, all three idle between their turns ------------------------------
+log "latency: uledsd, baseline, leds-gpio"
+conf "$work/lat" "bench:uledsd" 1 "backends = gpio
+gpio.chip = bench
+gpio.line = 0"
+sed -i 's/^\[bench:uledsd0\]/[bench:uledsd]/' "$work/lat/10-bench.conf"
+spawn uledsd-lat "$uledsd" -c "$work/lat" -b system
+lat_pid=$SPAWN_PID
+spawn baseline-lat "$baseline" "/dev/$LAT_CHIP" bench:baseline 1
+base_pid=$SPAWN_PID
+insmod "$ULEDSD_KMOD_DIR/ledsgpio-floor.ko" chip=bench line=2 name=bench:floor
+for _ in $(seq 100); do [ -e /sys/class/leds/bench:floor ] && break; sleep 0.05; done
+[ -e /sys/class/leds/bench:floor ] || { log "leds-gpio did not bind bench:floor"; dmesg | tail >&2; exit 1; }
+
+idle_args=("uledsd-1=$lat_pid" "baseline-1=$base_pid")
+[ -n "$big_full_pid" ] && idle_args+=("uledsd-full-$BIG=$big_full_pid")
+log "idle: ${IDLE_S} s"
+sleep 2 # let start-up traffic (D-Bus name acquisition, first signals) settle
+M idle "$IDLE_S" "${idle_args[@]}" | while read -r l; do result "$l"; done
+[ -n "$big_full_pid" ] && stop "$big_full_pid"
+
+L=/sys/class/leds
+subjects=("uledsd,$L/bench:uledsd/brightness,${LAT_LINE}0/value"
+	"baseline,$L/bench:baseline/brightness,${LAT_LINE}1/value"
+	"leds-gpio,$L/bench:floor/brightness,${LAT_LINE}2/value")
+M latency "$LAT_N" "$LAT_BLOCK" 1000 "${subjects[@]}" | while read -r l; do result "$l"; done
+log "throughput, 1 LED (closed loop)"
+M latency "$PP_N" "$LAT_BLOCK" 0 "${subjects[@]}" | while read -r l; do result "$l"; done
+stop "$lat_pid"
+stop "$base_pid"
+rmmod ledsgpio_floor
+
+# --- throughput over many LEDs ---------------------------------------------------------------
+log "throughput, $BIG LEDs"
+conf "$work/many" tu "$BIG" "backends = gpio
+gpio.chip = benchu
+gpio.line = %i"
+spawn "uledsd-many" "$uledsd" -c "$work/many" -b system
+many_pid=$SPAWN_PID
+spawn "baseline-many" "$baseline" "/dev/$B_CHIP" tb 0 "$BIG"
+bmany_pid=$SPAWN_PID
+M batch "$BIG" "$BATCH_ROUNDS" "$BATCH_BLOCKS" "uledsd,tu,$U_LINE,0" "baseline,tb,$B_LINE,0" |
+	while read -r l; do result "$l"; done
+stop "$many_pid"
+stop "$bmany_pid"
+
+# --- D-Bus flood ----------------------------------------------------------------------------
+for rate in default 1000; do
+	log "dbus flood, max_rate $rate"
+	body="backends = dbus"
+	[ "$rate" != default ] && body+=$'\n'"dbus.max_rate = $rate"
+	conf "$work/dbus" df 10 "$body"
+	spawn "uledsd-dbus-$rate" "$uledsd" -c "$work/dbus" -b system
+	sleep 1
+	l=$(M dbus "$FLOOD_S" "$SPAWN_PID" df 10)
+	result "${l%\}},\"max_rate\":\"$rate\"}"
+	stop "$SPAWN_PID"
+done
+log "done"

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Turns the guest's results.jsonl into results.json and a Markdown table (with targets).
+
+usage: report.py RESULTS.jsonl RESULTS.json RESULTS.md [README.md]
+README.md, if given, gets the table between its <!-- results --> and <!-- /results --> lines.
+"""
+import datetime
+import json
+import subprocess
+import sys
+
+
+def load(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                rows.append(json.loads(line))
+    return rows
+
+
+def find(rows, kind, subject=None, **kw):
+    for r in rows:
+        if r.get("kind") != kind or (subject is not None and r.get("subject") != subject):
+            continue
+        if all(r.get(k) == v for k, v in kw.items()):
+            return r
+    return None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def main():
+    src, out_json, out_md = sys.argv[1:4]
+    readme = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
+    rows = load(src)
+    meta = find(rows, "meta") or {}
+    lat = {s: find(rows, "latency", s) for s in ("uledsd", "baseline", "leds-gpio")}
+    pp = {s: find(rows, "pingpong", s) for s in ("uledsd", "baseline", "leds-gpio")}
+    batch = {s: find(rows, "batch", s) for s in ("uledsd", "baseline")}
+    scales = sorted({r["leds"] for r in rows if r.get("kind") == "register"})
+    targets = []  # (what, value text, target text, pass)
+
+    def target(what, value, limit, ok, fmt="{:.2f}x"):
+        if value is None:
+            targets.append((what, "n/a", limit, None))
+        else:
+            targets.append((what, fmt.format(value), limit, ok(value)))
+
+    def g(r, k):
+        return r.get(k) if r else None
+
+    target("latency p50 uledsd / baseline", ratio(g(lat["uledsd"], "p50"), g(lat["baseline"], "p50")),
+           "<= 1.10x", lambda v: v <= 1.10)
+    target("latency p99 uledsd / baseline", ratio(g(lat["uledsd"], "p99"), g(lat["baseline"], "p99")),
+           "<= 1.25x", lambda v: v <= 1.25)
+    target("latency p50 uledsd / leds-gpio",
+           ratio(g(lat["uledsd"], "p50"), g(lat["leds-gpio"], "p50")), "<= 1.6x",
+           lambda v: v <= 1.6)
+    target("throughput 1 LED uledsd / baseline",
+           ratio(g(pp["uledsd"], "rate"), g(pp["baseline"], "rate")), ">= 0.9x", lambda v: v >= 0.9)
+    big = max(scales) if scales else None
+    target(f"throughput {g(batch['uledsd'], 'leds')} LEDs uledsd / baseline",
+           ratio(g(batch["uledsd"], "rate"), g(batch["baseline"], "rate")), ">= 0.9x",
+           lambda v: v >= 0.9)
+    if big:
+        reg = find(rows, "register", leds=big)
+        plain = find(rows, "startup", f"uledsd-plain-{big}")
+        target(f"start-up {big} LEDs uledsd (no backends) / bare registration",
+               ratio(g(plain, "usec"), g(reg, "usec")), "< 2x", lambda v: v < 2)
+        full = find(rows, "startup", f"uledsd-full-{big}")
+        target(f"RSS {big} LEDs (gpio + dbus backends)",
+               g(full, "rss_kib") / 1024 if g(full, "rss_kib") else None, "<= 8 MiB",
+               lambda v: v <= 8, "{:.1f} MiB")
+    for r in rows:
+        if r.get("kind") == "idle" and r["subject"].startswith("uledsd"):
+            target(f"idle wakeups in {r['seconds']} s, {r['subject']}", r["wakeups"], "0",
+                   lambda v: v == 0, "{}")
+    for r in rows:
+        if r.get("kind") == "dbus":
+            grow = r["rss_max_kib"] - r["rss_start_kib"]
+            target(f"RSS growth under D-Bus flood (max_rate {r['max_rate']})", grow, "flat (<= 64 KiB)",
+                   lambda v: v <= 64, "{} KiB")
+
+    md = []
+    md.append(f"Run {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}, kernel {meta.get('kernel', '?')}, "
+              f"{meta.get('cpus', '?')} vCPUs under qemu TCG"
+              + (", QUICK run (few samples)" if meta.get("quick") else "") + ".")
+    md.append("")
+    md.append("| target | measured | goal | |")
+    md.append("|---|---|---|---|")
+    for what, val, limit, ok in targets:
+        mark = "n/a" if ok is None else ("pass" if ok else "**MISS**")
+        md.append(f"| {what} | {val} | {limit} | {mark} |")
+    md.append("")
+    md.append("Latency, sysfs brightness write -> gpio-sim line changed (µs; random 0-1 ms pause before each change):")
+    md.append("")
+    md.append("| subject | n | p50 | p90 | p99 | mean | max | write() p50 | write() p99 |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for s, r in lat.items():
+        if r:
+            md.append(f"| {s} | {r['n']} | {r['p50']:.0f} | {r['p90']:.0f} | {r['p99']:.0f} | "
+                      f"{r['mean']:.0f} | {r['max']:.0f} | {r['write_p50']:.0f} | {r['write_p99']:.0f} |")
+    md.append("")
+    md.append("Throughput, changes/s forwarded end to end (closed loop):")
+    md.append("")
+    md.append("| subject | 1 LED (write, wait, repeat) | p50 µs | many LEDs (all written, then all awaited) |")
+    md.append("|---|---|---|---|")
+    for s in ("uledsd", "baseline", "leds-gpio"):
+        p, b = pp.get(s), batch.get(s)
+        md.append(f"| {s} | {p['rate']:.0f} | {p['p50']:.0f} | " if p else f"| {s} | - | - | ")
+        md[-1] += f"{b['rate']:.0f} ({b['leds']} LEDs) |" if b else "- |"
+    md.append("")
+    md.append("Start-up (fork to READY=1) and RSS after start:")
+    md.append("")
+    md.append("| LEDs | bare uleds registration | uledsd, no backends | ratio | uledsd, gpio + dbus | "
+              "baseline (uleds + line requests) | ratio | RSS no backends | RSS gpio + dbus | RSS baseline |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|")
+    for n in scales:
+        reg = find(rows, "register", leds=n)
+        pl = find(rows, "startup", f"uledsd-plain-{n}")
+        fu = find(rows, "startup", f"uledsd-full-{n}")
+        ba = find(rows, "startup", f"baseline-{n}")
+
+        def ms(r):
+            return f"{r['usec'] / 1000:.1f} ms" if r else "-"
+
+        def rss(r):
+            return f"{r['rss_kib'] / 1024:.1f} MiB" if r else "-"
+
+        rp = ratio(g(pl, "usec"), g(reg, "usec"))
+        rf = ratio(g(fu, "usec"), g(ba, "usec"))
+        md.append(f"| {n} | {ms(reg)} | {ms(pl)} | {rp:.2f}x | {ms(fu)} | {ms(ba)} | {rf:.2f}x | "
+                  f"{rss(pl)} | {rss(fu)} | {rss(ba)} |"
+                  if rp and rf else f"| {n} | {ms(reg)} | {ms(pl)} | - | {ms(fu)} | {ms(ba)} | - | "
+                  f"{rss(pl)} | {rss(fu)} | {rss(ba)} |")
+    md.append("")
+    dbus = [r for r in rows if r.get("kind") == "dbus"]
+    if dbus:
+        md.append("D-Bus flood (10 LEDs, a writer thread changing them as fast as it can):")
+        md.append("")
+        md.append("| max_rate | writes/s | signals/s | per LED min-max | writes per signal | last value signalled | RSS start / max / end |")
+        md.append("|---|---|---|---|---|---|---|")
+        for r in dbus:
+            md.append(f"| {r['max_rate']} | {r['writes_per_s']:.0f} | {r['signals_per_s']:.0f} | "
+                      f"{r['signals_per_s_per_led_min']:.0f}-{r['signals_per_s_per_led_max']:.0f} | "
+                      f"{r['coalescing']:.0f} | {r['final_value_ok']}/{r['leds']} | "
+                      f"{r['rss_start_kib']} / {r['rss_max_kib']} / {r['rss_end_kib']} KiB |")
+        md.append("")
+    idle = [r for r in rows if r.get("kind") == "idle"]
+    if idle:
+        md.append("Idle (no watchdog, nothing changing): " + ", ".join(
+            f"{r['subject']} {r['wakeups']} context switches in {r['seconds']} s" for r in idle) + ".")
+        md.append("")
+    table = "\n".join(md)
+
+    try:
+        rev = subprocess.run(["git", "-C", sys.path[0], "describe", "--always", "--dirty"],
+                             capture_output=True, text=True).stdout.strip()
+    except OSError:
+        rev = ""
+    with open(out_json, "w") as f:
+        json.dump({"revision": rev, "meta": meta, "results": rows,
+                   "targets": [{"what": w, "measured": v, "goal": l, "pass": ok}
+                               for w, v, l, ok in targets]}, f, indent=1)
+    with open(out_md, "w") as f:
+        f.write(table + "\n")
+    print(table)
+    if readme:
+        with open(readme) as f:
+            text = f.read()
+        a, b = "<!-- results -->", "<!-- /results -->"
+        if a in text and b in text:
+            head, rest = text.split(a, 1)
+            _, tail = rest.split(b, 1)
+            text = f"{head}{a}\n{table}\n{b}{tail}"
+            with open(readme, "w") as f:
+                f.write(text)
+    misses = [t for t in targets if t[3] is False]
+    print(f"\n{len(targets) - len(misses)} of {len(targets)} targets met"
+          + (": missed " + "; ".join(t[0] for t in misses) if misses else "."))
+
+
+if __name__ == "__main__":
+    main()

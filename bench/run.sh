@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# uledsd's benchmark: builds everything, boots the test VM once, measures uledsd against a
+# hand-written forwarder and the kernel's leds-gpio, prints the table (see bench/README.md).
+#
+# usage: bash bench/run.sh [--quick] [--no-build] [BUILD_DIR]
+#   BUILD_DIR   meson build dir (default: the repo's build/); results go to BUILD_DIR/bench/
+#   --quick     fewer samples: checks that everything runs (numbers not worth keeping;
+#               bench/README.md is left alone)
+#   --no-build  skip tests/build.sh (the build dir is already configured and built)
+# Writes BUILD_DIR/bench/results.json (every measurement, the ratios and targets) and
+# results.md (the table), and copies the table into bench/README.md. Takes a few minutes.
+set -euo pipefail
+
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+quick=0 build_deps=1 build=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1 ;;
+	--no-build) build_deps=0 ;;
+	-h | --help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
+	*) build=$1 ;;
+	esac
+	shift
+done
+build=${build:-$src/build}
+
+if [ $build_deps = 1 ]; then
+	# Installs the dependencies (apt, as root) and builds with the GPIO backend.
+	bash "$src/tests/build.sh" "$build"
+else
+	ninja -C "$build"
+fi
+build=$(cd "$build" && pwd -P)
+for f in uledsd bench/bench-measure bench/bench-baseline; do
+	[ -x "$build/$f" ] || { echo "bench/run.sh: $build/$f was not built (GPIO backend off?)" >&2; exit 1; }
+done
+
+# The kernel vm-run.sh boots (same choice), and the floor module built for it.
+kver=${ULEDSD_KVER:-}
+if [ -z "$kver" ]; then
+	for b in $(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V); do
+		v=$(basename "$(dirname "$b")")
+		[ -e "/boot/vmlinuz-$v" ] && kver=$v
+	done
+fi
+[ -n "$kver" ] || { echo "bench/run.sh: no 6.12 kernel image with headers (run tests/setup-deps.sh)" >&2; exit 1; }
+export ULEDSD_KVER=$kver
+bash "$src/bench/ledsgpio-floor/build.sh" "$kver" "$build/kernel-cache/$kver"
+
+mkdir -p "$build/bench"
+rm -f "$build/bench/results.jsonl"
+ULEDSD_BUILD_ROOT=$build ULEDSD_BENCH_QUICK=$quick \
+	bash "$src/tests/kernel/vm-run.sh" --timeout 1500 "$src/bench/guest.sh"
+
+readme=$src/bench/README.md
+[ $quick = 1 ] && readme=
+python3 "$src/bench/report.py" "$build/bench/results.jsonl" "$build/bench/results.json" \
+	"$build/bench/results.md" "$readme"
