@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# uledsd.service under systemd as PID 1 (vm-run.sh --systemd): meson install, readiness and
+# STATUS=, synchronous reload over D-Bus and without it, LEDs that survive kill -9 and a hung
+# daemon (fd store), watchdog restart, restored brightness, sandbox, security exposure.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+. "$(dirname "$0")/lib.sh"
+
+L=/sys/class/leds
+U=uledsd.service
+build=${ULEDSD_BUILD_ROOT:?}
+WATCHDOG=3 # seconds, from the test's drop-in
+
+[ "$(cat /proc/1/comm)" = systemd ] || { fail "PID 1 is $(cat /proc/1/comm), not systemd: run with vm-run.sh --systemd"; exit 1; }
+timeout 90 systemctl is-system-running --wait >/dev/null
+
+# --- install ------------------------------------------------------------------------------
+t0=$(_lib_usec)
+meson install -C "$build" --no-rebuild --quiet >/tmp/install.log 2>&1 ||
+	{ cat /tmp/install.log; fail "meson install into the guest root"; exit 1; }
+echo "# meson install: $((($(_lib_usec) - t0) / 1000)) ms"
+installed() { # installed SUFFIX: the installed path of the file whose source ends in SUFFIX
+	meson introspect --installed "$build" | jq -r --arg s "$1" \
+		'to_entries[] | select(.key | endswith($s)) | .value' | head -n1
+}
+unit_file=$(installed /uledsd.service)
+policy=$(installed /io.uledsd1.conf)
+sbin=$(installed /uledsd)
+assert_true "the unit is installed where systemd looks ($unit_file)" \
+	sh -c "systemctl show -p FragmentPath --value $U | grep -qx '$unit_file' || { systemctl daemon-reload; systemctl show -p FragmentPath --value $U | grep -qx '$unit_file'; }"
+for f in "$sbin" "$(installed /uledsd-reload)" "$(installed modules-load.d/uleds.conf)" "$policy"; do
+	assert_true "installed: $f" test -s "$f"
+done
+# A /usr/local prefix puts the policy where dbus-daemon does not read: add it to /etc.
+case $policy in
+/usr/share/dbus-1/system.d/* | /etc/dbus-1/system.d/*) start_dbus ;;
+*) start_dbus "$policy" ;;
+esac
+
+# --- configuration ------------------------------------------------------------------------
+gpiosim_new sdsim 4 SD_L0 SD_L1 SD_L2 SD_L3 || exit 1
+mkdir -p /etc/uledsd.d /etc/systemd/system/$U.d
+cat >/etc/uledsd.d/10-test.conf <<'C'
+[sd:green:log]
+max_brightness = 100
+backends = log
+log.max_rate = 0
+
+[sd:red:blink]
+max_brightness = 1
+trigger = timer
+trigger.delay_on = 20
+trigger.delay_off = 20
+
+[sd:amber:restore]
+default_brightness = restore
+
+[sd:gpio]
+max_brightness = 1
+backends = gpio
+gpio.chip = sdsim
+gpio.line = SD_L1
+C
+cat >/etc/uledsd.d/20-gone.conf <<'C'
+[sd:gone]
+max_brightness = 9
+C
+# A short watchdog keeps the hung-daemon test fast.
+printf '[Service]\nWatchdogSec=%ss\n' $WATCHDOG >/etc/systemd/system/$U.d/50-test.conf
+systemctl daemon-reload
+
+main_pid() { systemctl show -p MainPID --value $U; }
+prop() { systemctl show -p "$1" --value $U; }
+journal_has() { journalctl -u $U -o cat --no-pager "${@:2}" | grep -qF -- "$1"; }
+all_exist() { local n; for n in "$@"; do [ -e "$L/$n" ] || return 1; done; }
+
+# --- start: active only once the LEDs exist ------------------------------------------------
+t0=$(_lib_usec)
+assert_true "systemctl enable --now $U" systemctl enable --now $U
+echo "# systemctl enable --now: $((($(_lib_usec) - t0) / 1000)) ms"
+assert_true "every LED exists when enable --now returns" \
+	all_exist sd:green:log sd:red:blink sd:amber:restore sd:gpio sd:gone
+assert_eq active "$(systemctl is-active $U)" "unit state after start"
+assert_eq running "$(prop SubState)" "sub-state after start"
+assert_eq "5 LEDs, 0 errors" "$(prop StatusText)" "STATUS= after start"
+assert_true "systemctl status shows the STATUS line" \
+	sh -c "systemctl status --no-pager $U | grep -q 'Status: \"5 LEDs, 0 errors\"'"
+assert_eq 5 "$(prop NFileDescriptorStore)" "uleds fds in systemd's fd store"
+on_bus() { busctl --system list --no-pager --no-legend 2>/dev/null | grep -q '^io\.uledsd1 '; }
+assert_true "uledsd owns io.uledsd1 on the system bus" wait_for 10 on_bus
+systemctl status --no-pager $U | sed 's/^/#   /' | head -n 12
+
+# --- the sandbox lets it do its work --------------------------------------------------------
+echo 42 >"$L/sd:green:log/brightness"
+assert_true "brightness reaches the log backend (journal)" \
+	wait_for 10 journal_has "sd:green:log: brightness 42/100"
+echo 1 >"$L/sd:gpio/brightness"
+assert_true "brightness reaches the gpio backend (/dev/gpiochip* allowed)" \
+	wait_for 10 sh -c "[ \"\$(cat /sys/devices/platform/$(gpiosim_dev sdsim)/$(gpiosim_chip sdsim)/sim_gpio1/value)\" = 1 ]"
+assert_true "the timer trigger runs" grep -q '\[timer\]' "$L/sd:red:blink/trigger"
+assert_eq "$(prop StateDirectory)" uledsd "StateDirectory="
+
+# --- security exposure ------------------------------------------------------------------
+exposure() { sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p'; }
+online=$(systemd-analyze security --no-pager $U 2>&1 | tee /tmp/security.txt | exposure)
+offline=$(systemd-analyze security --no-pager --offline=true "$unit_file" 2>&1 | exposure)
+grep -E '^✗|Overall' /tmp/security.txt | sed 's/^/#   /'
+echo "# systemd-analyze security: $online (running unit), $offline (--offline=true $unit_file)"
+assert_true "exposure $online <= 2.0" awk -v e="$online" 'BEGIN { exit !(e != "" && e <= 2.0) }'
+assert_true "offline exposure $offline <= 2.0" awk -v e="$offline" 'BEGIN { exit !(e != "" && e <= 2.0) }'
+
+# --- reload over D-Bus: applied when systemctl reload returns ----------------------------------
+rm /etc/uledsd.d/20-gone.conf
+printf '[sd:new]\nmax_brightness = 3\n' >/etc/uledsd.d/30-new.conf
+sed -i 's/delay_on = 20/delay_on = 30/' /etc/uledsd.d/10-test.conf
+pid=$(main_pid)
+t0=$(_lib_usec)
+assert_true "systemctl reload (D-Bus)" systemctl reload $U
+echo "# systemctl reload (D-Bus): $((($(_lib_usec) - t0) / 1000)) ms"
+assert_true "a removed LED's sysfs node is gone when reload returns" test ! -e "$L/sd:gone"
+assert_true "an added LED exists when reload returns" test -e "$L/sd:new"
+assert_eq 30 "$(cat "$L/sd:red:blink/delay_on")" "a changed trigger attribute is applied when reload returns"
+assert_eq "$pid" "$(main_pid)" "reload keeps the process"
+assert_eq "5 LEDs, 0 errors (reload 1)" "$(prop StatusText)" "STATUS= after the reload"
+assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store let go of the removed LED, holds the new one"
+assert_true "the reload went through the D-Bus method" \
+	journal_has "Reloading the configuration." _PID="$pid"
+
+# --- kill -9: restarted, the LEDs never disappear, triggers keep running ------------------
+watch_leds() { # watch_leds FILE: appends a line for every moment an LED was missing
+	local n
+	for ((;;)); do
+		for n in sd:green:log sd:red:blink sd:gpio sd:amber:restore; do
+			[ -e "$L/$n/brightness" ] || echo "missing $n $(_lib_usec)" >>"$1"
+		done
+	done
+}
+ino() { stat -L -c %i "$L/$1"; }
+echo 77 >"$L/sd:amber:restore/brightness"
+inode_blink=$(ino sd:red:blink) inode_log=$(ino sd:green:log)
+: >/tmp/missing.1
+bg_start watch_leds /tmp/missing.1
+watcher=$BG_PID
+restarts=$(prop NRestarts)
+pid=$(main_pid)
+t0=$(_lib_usec)
+kill -9 "$pid"
+assert_true "restarted after kill -9" \
+	wait_for 20 sh -c "[ \"\$(systemctl show -p MainPID --value $U)\" != $pid ] && [ \"\$(systemctl show -p MainPID --value $U)\" != 0 ] && systemctl is-active -q $U"
+echo "# kill -9 to active again: $((($(_lib_usec) - t0) / 1000)) ms"
+sleep 0.5
+kill "$watcher"
+assert_eq $((restarts + 1)) "$(prop NRestarts)" "NRestarts after kill -9"
+assert_eq "" "$(head -n3 /tmp/missing.1)" "no LED disappeared across kill -9 and restart"
+assert_eq "$inode_blink" "$(ino sd:red:blink)" "sd:red:blink is the same sysfs node (inode)"
+assert_eq "$inode_log" "$(ino sd:green:log)" "sd:green:log is the same sysfs node (inode)"
+assert_true "its timer trigger kept running" grep -q '\[timer\]' "$L/sd:red:blink/trigger"
+assert_eq 77 "$(cat "$L/sd:amber:restore/brightness")" "brightness kept across kill -9"
+pid=$(main_pid)
+assert_true "the new process adopted the LEDs from the fd store" \
+	wait_for 5 journal_has "sd:red:blink: adopted from the fd store" _PID="$pid"
+assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store still holds each LED once"
+echo 55 >"$L/sd:green:log/brightness"
+assert_true "brightness is forwarded again after the restart" \
+	wait_for 10 journal_has "sd:green:log: brightness 55/100" _PID="$pid"
+assert_true "the gpio line is driven again after the restart" \
+	wait_for 10 sh -c "[ \"\$(cat /sys/devices/platform/$(gpiosim_dev sdsim)/$(gpiosim_chip sdsim)/sim_gpio1/value)\" = 1 ]"
+
+# --- a hung daemon (SIGSTOP): the watchdog kills it, it restarts, the LEDs stay ---------------
+: >/tmp/missing.2
+bg_start watch_leds /tmp/missing.2
+watcher=$BG_PID
+pid=$(main_pid)
+limit=$((2 * WATCHDOG + 10))
+t0=$(_lib_usec)
+kill -STOP "$pid"
+assert_true "a stopped daemon is restarted within 2 x WatchdogSec + 10 s = $limit s" \
+	wait_for $limit sh -c "[ \"\$(systemctl show -p MainPID --value $U)\" != $pid ] && systemctl is-active -q $U"
+echo "# SIGSTOP to active again: $((($(_lib_usec) - t0) / 1000)) ms (WatchdogSec=$WATCHDOG)"
+sleep 0.5
+kill "$watcher"
+assert_true "the journal says the watchdog fired" journal_has "Watchdog timeout"
+assert_true "the old process is gone" sh -c "! kill -0 $pid 2>/dev/null"
+assert_eq "" "$(head -n3 /tmp/missing.2)" "no LED disappeared across the watchdog restart"
+assert_true "the timer trigger still runs" grep -q '\[timer\]' "$L/sd:red:blink/trigger"
+
+# --- default_brightness = restore across systemctl restart ------------------------------------
+echo 123 >"$L/sd:amber:restore/brightness"
+sleep 0.3
+inode_restore=$(ino sd:amber:restore)
+assert_true "systemctl restart" systemctl restart $U
+assert_eq 123 "$(cat "$L/sd:amber:restore/brightness")" "a restore LED comes back at its saved brightness"
+assert_eq 123 "$(cat /var/lib/uledsd/sd%3Aamber%3Arestore 2>&1)" "the saved value in the state directory"
+assert_eq "5 LEDs, 0 errors" "$(prop StatusText)" "STATUS= after restart"
+echo "# restore LED inode before/after restart: $inode_restore/$(ino sd:amber:restore)"
+
+# --- without D-Bus (--bus none): reload by SIGHUP is still synchronous -----------------------
+cat >/etc/systemd/system/$U.d/60-nobus.conf <<C
+[Service]
+ExecStart=
+ExecStart=$sbin --bus none
+BusName=
+C
+systemctl daemon-reload
+assert_true "restart with --bus none" systemctl restart $U
+assert_true "uledsd is not on the bus" sh -c "! busctl --system list --no-pager --no-legend | grep -q '^io\.uledsd1 '"
+printf '[sd:gone]\nmax_brightness = 9\n' >/etc/uledsd.d/20-gone.conf
+rm /etc/uledsd.d/30-new.conf
+t0=$(_lib_usec)
+assert_true "systemctl reload (SIGHUP)" systemctl reload $U
+echo "# systemctl reload (SIGHUP, waiting for STATUS=): $((($(_lib_usec) - t0) / 1000)) ms"
+assert_true "an added LED exists when reload returns" test -e "$L/sd:gone"
+assert_true "a removed LED is gone when reload returns" test ! -e "$L/sd:new"
+assert_eq "5 LEDs, 0 errors (reload 1)" "$(prop StatusText)" "STATUS= after the SIGHUP reload"
+assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store follows the SIGHUP reload"
+printf '[sd:broken]\nmax_brightness = many\n' >/etc/uledsd.d/40-broken.conf
+assert_true "a second reload, with an error in the configuration" systemctl reload $U
+assert_eq "5 LEDs, 1 error (reload 2)" "$(prop StatusText)" "STATUS= counts the error"
+rm /etc/uledsd.d/40-broken.conf
+
+# --- stop: LEDs and the fd store are released --------------------------------------------------
+assert_true "systemctl stop" systemctl stop $U
+assert_true "every LED is gone after stop" sh -c "! ls -d $L/sd:* 2>/dev/null | grep -q ."
+assert_eq 0 "$(prop NFileDescriptorStore)" "the fd store is empty after stop"
+echo "# the unit's journal, restarts:"
+journalctl -u $U -o short-monotonic --no-pager |
+	grep -E 'atchdog|Main process|Killing|abort|restart|Started|adopted|fd store|Ready' | sed 's/^/#   /'
