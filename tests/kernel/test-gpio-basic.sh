@@ -2,8 +2,6 @@
 # SPDX-License-Identifier: MIT
 # gpio backend on gpio-sim: line by name/offset, chip by path/name/label, active-low,
 # threshold, several LEDs on one chip, a busy line, a timer trigger, on_exit, --check-config.
-# lib.sh opens <(...): bash needs /dev/fd, which a bare devtmpfs lacks.
-[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
 uledsd=$(uledsd_bin) || exit 1

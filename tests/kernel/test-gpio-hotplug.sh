@@ -2,8 +2,6 @@
 # SPDX-License-Identifier: MIT
 # gpio backend and chip hotplug: a chip absent at start, a chip removed and re-added
 # (gpio-sim live=0/1), a line past the chip's end; the LED stays and is re-driven.
-# lib.sh opens <(...): bash needs /dev/fd, which a bare devtmpfs lacks.
-[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
 uledsd=$(uledsd_bin) || exit 1

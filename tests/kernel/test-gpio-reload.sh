@@ -2,8 +2,6 @@
 # SPDX-License-Identifier: MIT
 # gpio backend and reload: an unchanged attachment is never released (no glitch), a changed
 # one moves cleanly, a removed LED lets its line go, a line can pass from one LED to another.
-# lib.sh opens <(...): bash needs /dev/fd, which a bare devtmpfs lacks.
-[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
 uledsd=$(uledsd_bin) || exit 1
