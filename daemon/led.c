@@ -385,6 +385,16 @@ struct led *led_free(struct led *l)
 	return NULL;
 }
 
+enum led_change led_compare(const struct led *l, const struct led_conf *conf)
+{
+	/* l->conf gave its backends to l: compare with those. */
+	struct led_conf view = *l->conf;
+
+	view.backends = l->backends;
+	view.n_backends = l->n_backends;
+	return led_conf_compare(&view, conf);
+}
+
 static bool attrs_same(const struct led_conf *a, const struct led_conf *b)
 {
 	if ((a->trigger == NULL) != (b->trigger == NULL) ||

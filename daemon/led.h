@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <systemd/sd-event.h>
 
+#include "conf.h"
+
 struct manager;
 struct led_conf;
 struct led_backend;
@@ -38,6 +40,9 @@ struct led *led_free(struct led *l);
  * attributes re-applied when they changed, backends with the same settings kept attached,
  * others detached/attached. Takes ownership of conf. */
 int led_update(struct led *l, struct led_conf *conf, char **ret_error);
+
+/* How conf differs from the LED as it runs (enum led_change of conf.h). */
+enum led_change led_compare(const struct led *l, const struct led_conf *conf);
 
 /* Send the current brightness to every backend. */
 void led_dispatch(struct led *l);

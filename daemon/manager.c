@@ -292,7 +292,7 @@ int manager_reload(struct manager *m, char ***ret_errors)
 		struct led *l = m->leds[i];
 		struct led_conf *nc = conf_find(c, l->name);
 
-		if (nc && led_conf_compare(l->conf, nc) != LED_CHANGE_RECREATE)
+		if (nc && led_compare(l, nc) != LED_CHANGE_RECREATE)
 			continue;
 		if (!nc && conf_is_failed(c, l->name)) {
 			log_warning("%s: the new definition has errors; keeping the old one.", l->name);
@@ -301,16 +301,15 @@ int manager_reload(struct manager *m, char ***ret_errors)
 		log_info("%s: %s.", l->name, nc ? "max_brightness changed, recreating" : "removed");
 		manager_remove_led(m, i, true);
 	}
+	/* Then updates in place, which may free resources (a GPIO line) a new LED wants. */
 	for (size_t i = 0; i < c->n_leds; i++) {
 		struct led_conf *nc = c->leds[i];
 		struct led *l = manager_find_led(m, nc->name);
 		_cleanup_free_ char *err = NULL;
 
-		if (!l) {
-			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &errors, &n_errors);
+		if (!l)
 			continue;
-		}
-		if (led_conf_compare(l->conf, nc) == LED_CHANGE_NONE) {
+		if (led_compare(l, nc) == LED_CHANGE_NONE) {
 			log_debug("%s: unchanged.", l->name);
 			continue;
 		}
@@ -319,6 +318,9 @@ int manager_reload(struct manager *m, char ***ret_errors)
 		if (r < 0)
 			report(m, &errors, &n_errors, err ? err : "Failed to update an LED");
 	}
+	for (size_t i = 0; i < c->n_leds; i++)
+		if (c->leds[i] && !manager_find_led(m, c->leds[i]->name))
+			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &errors, &n_errors);
 	conf_free(c);
 	r = 0;
 finish:

@@ -217,6 +217,7 @@ static void test_reload(void)
 		return;
 	keep_fd = keep->fd;
 	keep_b = keep->backends[0];
+	struct led_conf *keep_conf = keep->conf;
 	change_b = change->backends[0];
 
 	write_conf("[keep]\nbackends = log\n"
@@ -229,6 +230,7 @@ static void test_reload(void)
 	CHECK(manager_find_led(m, "keep") == keep && keep->fd == keep_fd && keep->backends[0] == keep_b,
 	      "unchanged LED untouched: same object, fd and backend");
 	CHECK(!peer_closed(p_keep), "unchanged LED's fd still open");
+	CHECK(keep->conf == keep_conf, "unchanged LED with a backend is not updated at all");
 	CHECK(!manager_find_led(m, "gone") && peer_closed(p_gone), "removed LED closed");
 	CHECK(manager_find_led(m, "change") == change && !peer_closed(p_change),
 	      "changed backend settings: LED kept");
