@@ -8,7 +8,9 @@
  * Prints "ok N - what" or "not ok N - what: what differed" per check, then
  * "N passed, N failed"; exits 1 when any check failed.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
