@@ -11,7 +11,8 @@
 #                       with the guest at the same path, module cache under kernel-cache/
 #   ULEDSD_SOURCE_ROOT  source tree (default: this script's ../..)
 #   ULEDSD_KVER         kernel release to boot (default: newest 6.12 with image + headers)
-#   ULEDSD_VM_BOOT_TIMEOUT  seconds until the test must have started (default 60)
+#   ULEDSD_VM_BOOT_TIMEOUT  seconds until the test must have started (default 90, 180
+#                       with --systemd: measured up to 21 s / 61 s on a loaded 2-core host)
 #   ULEDSD_*            every such variable is exported into the guest
 #   ULEDS_KMOD_SRC      build uleds.ko from this directory (see build-modules.sh)
 # exit: the test's own exit code; 99 (meson's ERROR) when the VM never ran the test, even
@@ -165,11 +166,15 @@ if [ "$mode" = shell ]; then
 	exit 0
 fi
 
+default_boot_timeout=90
+[ "$mode" = systemd ] && default_boot_timeout=180
+default_boot_timeout=${ULEDSD_VM_BOOT_TIMEOUT:-$default_boot_timeout}
+
 # boot_once: runs qemu with the console in $rundir/console, streamed to stdout.
 # Sets outcome to one of: exit (test_rc set), setup-failed, no-start, died, timeout.
 boot_once() {
 	local log=$rundir/console started=0 start_t now boot_timeout line
-	boot_timeout=${ULEDSD_VM_BOOT_TIMEOUT:-60}
+	boot_timeout=$default_boot_timeout
 	: >"$log"
 	"${qemu[@]}" -chardev "file,id=con,path=$log" -serial chardev:con </dev/null &
 	qpid=$!
@@ -237,7 +242,7 @@ for attempt in 1 2; do
 		;;
 	no-start | no-start-timeout)
 		why="qemu exited before the test started"
-		[ $outcome = no-start-timeout ] && why="the test had not started after ${ULEDSD_VM_BOOT_TIMEOUT:-60} s"
+		[ $outcome = no-start-timeout ] && why="the test had not started after $default_boot_timeout s"
 		if [ $attempt = 1 ]; then
 			echo "vm-run: $why (attempt 1: a rare early-boot crash under emulation?); booting again" >&2
 		else
