@@ -11,53 +11,11 @@
 #include <sys/inotify.h>
 
 #include "backend.h"
+#include "gpio.h"
 #include "led.h"
 #include "log.h"
 #include "macro.h"
 #include "manager.h"
-
-#define GPIO_CONSUMER_MAX 31 /* the kernel's GPIO_MAX_NAME_SIZE minus the NUL */
-
-enum gpio_on_exit {
-	GPIO_ON_EXIT_OFF, /* drive the line inactive, then release it */
-	GPIO_ON_EXIT_KEEP,
-};
-
-struct gpio_watcher;
-
-struct gpio_backend {
-	/* configuration; 0 in an enum means "not set": the default applies */
-	char *chip; /* path, chip name or label as written; NULL: search every chip */
-	char *line; /* line name; NULL when by_offset */
-	unsigned offset;
-	bool by_offset;
-	bool active_low;
-	enum gpiod_line_drive drive;
-	enum gpiod_line_bias bias;
-	unsigned threshold;
-	enum gpio_on_exit on_exit;
-
-	/* runtime */
-	struct led_backend *self;
-	struct gpio_watcher *watcher;
-	struct gpio_backend *next; /* in watcher->backends */
-	struct gpiod_line_request *request;
-	char *chip_name;    /* "gpiochip0" of the request (or of busy_chip) */
-	unsigned line_offset; /* resolved offset in chip_name */
-	int value;          /* logical value driven now, -1: none */
-	bool lost;          /* the chip went away while attached */
-	struct gpiod_chip *busy_chip; /* watching a line someone else holds */
-	sd_event_source *busy_io;
-};
-
-/* One inotify watch on the manager's dev_dir, shared by all gpio backends of that manager. */
-struct gpio_watcher {
-	struct gpio_watcher *next;
-	struct manager *manager;
-	int fd;
-	sd_event_source *io;
-	struct gpio_backend *backends;
-};
 
 static struct gpio_watcher *watchers;
 
@@ -68,219 +26,6 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_info_event *, gpiod_info_event_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_settings *, gpiod_line_settings_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_config *, gpiod_line_config_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_request_config *, gpiod_request_config_free)
-
-/* ---- configuration ---- */
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-/* "gpiochip12": the kernel's name of a chip, also its node in /dev. */
-static bool is_chip_name(const char *s)
-{
-	return strncmp(s, "gpiochip", 8) == 0 && all_digits(s + 8);
-}
-
-/* "/dev/gpiochip2" and "gpiochip2" are one chip; labels and other paths stay as written. */
-static const char *chip_key(const char *chip)
-{
-	if (strncmp(chip, "/dev/", 5) == 0 && is_chip_name(chip + 5))
-		return chip + 5;
-	return chip;
-}
-
-static int parse_bool(const char *v)
-{
-	static const char *const yes[] = { "yes", "true", "1", "on" };
-	static const char *const no[] = { "no", "false", "0", "off" };
-
-	for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
-		if (strcasecmp(v, yes[i]) == 0)
-			return 1;
-		if (strcasecmp(v, no[i]) == 0)
-			return 0;
-	}
-	return -EINVAL;
-}
-
-static int errorf(char **ret_error, const char *format, ...) _printf_(2, 3);
-static int errorf(char **ret_error, const char *format, ...)
-{
-	va_list ap;
-
-	va_start(ap, format);
-	if (vasprintf(ret_error, format, ap) < 0)
-		*ret_error = NULL;
-	va_end(ap);
-	return -EINVAL;
-}
-
-static int gpio_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
-{
-	struct gpio_backend *p = b->priv;
-	int r;
-
-	if (streq(key, "chip")) {
-		if (!*value)
-			return errorf(ret_error,
-				      "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or a label as gpioinfo shows it, or remove it to search every chip.");
-		free(p->chip);
-		p->chip = strdup(value);
-		return p->chip ? 0 : -ENOMEM;
-	}
-	if (streq(key, "line")) {
-		if (!*value)
-			return errorf(ret_error,
-				      "gpio.line is empty: give a line name (as gpioinfo shows it) or an offset such as 3.");
-		free(p->line);
-		p->line = NULL;
-		p->by_offset = all_digits(value);
-		if (p->by_offset) {
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(value, NULL, 10);
-			if (errno || v > INT_MAX)
-				return errorf(ret_error,
-					      "gpio.line = %s is too large for a line offset; use the line's offset on its chip (gpioinfo lists them) or its name.",
-					      value);
-			p->offset = (unsigned)v;
-			return 0;
-		}
-		p->line = strdup(value);
-		return p->line ? 0 : -ENOMEM;
-	}
-	if (streq(key, "active_low")) {
-		r = parse_bool(value);
-		if (r < 0)
-			return errorf(ret_error,
-				      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, on/off, 1/0).",
-				      value);
-		p->active_low = r;
-		return 0;
-	}
-	if (streq(key, "drive")) {
-		if (streq(value, "push-pull"))
-			p->drive = GPIOD_LINE_DRIVE_PUSH_PULL;
-		else if (streq(value, "open-drain"))
-			p->drive = GPIOD_LINE_DRIVE_OPEN_DRAIN;
-		else if (streq(value, "open-source"))
-			p->drive = GPIOD_LINE_DRIVE_OPEN_SOURCE;
-		else
-			return errorf(ret_error,
-				      "gpio.drive = '%s' is not valid: use push-pull (the default), open-drain or open-source.",
-				      value);
-		return 0;
-	}
-	if (streq(key, "bias")) {
-		if (streq(value, "as-is"))
-			p->bias = GPIOD_LINE_BIAS_AS_IS;
-		else if (streq(value, "disabled"))
-			p->bias = GPIOD_LINE_BIAS_DISABLED;
-		else if (streq(value, "pull-up"))
-			p->bias = GPIOD_LINE_BIAS_PULL_UP;
-		else if (streq(value, "pull-down"))
-			p->bias = GPIOD_LINE_BIAS_PULL_DOWN;
-		else
-			return errorf(ret_error,
-				      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, pull-up or pull-down.",
-				      value);
-		return 0;
-	}
-	if (streq(key, "threshold")) {
-		unsigned long v = 0;
-
-		errno = 0;
-		if (all_digits(value))
-			v = strtoul(value, NULL, 10);
-		if (errno || v < 1 || v > INT_MAX)
-			return errorf(ret_error,
-				      "gpio.threshold = '%s' is not valid: give a whole number from 1 to %d; the line is on while brightness >= threshold.",
-				      value, INT_MAX);
-		p->threshold = (unsigned)v;
-		return 0;
-	}
-	if (streq(key, "on_exit")) {
-		if (streq(value, "off"))
-			p->on_exit = GPIO_ON_EXIT_OFF;
-		else if (streq(value, "keep"))
-			p->on_exit = GPIO_ON_EXIT_KEEP;
-		else
-			return errorf(ret_error,
-				      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive before releasing it, the default) or keep.",
-				      value);
-		return 0;
-	}
-	return errorf(ret_error,
-		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
-		      key);
-}
-
-static int gpio_verify(struct led_backend *b, char **ret_error)
-{
-	struct gpio_backend *p = b->priv;
-
-	if (!p->line && !p->by_offset)
-		return errorf(ret_error,
-			      "the gpio backend needs gpio.line: a line name (as gpioinfo shows it) or an offset with gpio.chip.");
-	if (p->by_offset && !p->chip)
-		return errorf(ret_error,
-			      "gpio.line = %u is an offset, which needs gpio.chip to say on which chip; add gpio.chip (gpiochipN or the chip's label) or give the line's name.",
-			      p->offset);
-	return 0;
-}
-
-static char *gpio_claim(const struct led_backend *b)
-{
-	const struct gpio_backend *p = b->priv;
-	char *s;
-	int r;
-
-	if (!p->line && !p->by_offset)
-		return NULL;
-	if (!p->chip)
-		r = asprintf(&s, "GPIO line '%s'", p->line);
-	else if (p->by_offset)
-		r = asprintf(&s, "GPIO line %u on %s", p->offset, chip_key(p->chip));
-	else
-		r = asprintf(&s, "GPIO line '%s' on %s", p->line, chip_key(p->chip));
-	return r < 0 ? NULL : s;
-}
-
-static bool str_same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && streq(a, b));
-}
-
-static bool gpio_same(const struct led_backend *a, const struct led_backend *b)
-{
-	const struct gpio_backend *x = a->priv, *y = b->priv;
-
-	return str_same(x->chip ? chip_key(x->chip) : NULL, y->chip ? chip_key(y->chip) : NULL) &&
-	       x->by_offset == y->by_offset && str_same(x->line, y->line) &&
-	       (!x->by_offset || x->offset == y->offset) && x->active_low == y->active_low &&
-	       (x->drive ? x->drive : GPIOD_LINE_DRIVE_PUSH_PULL) ==
-		       (y->drive ? y->drive : GPIOD_LINE_DRIVE_PUSH_PULL) &&
-	       (x->bias ? x->bias : GPIOD_LINE_BIAS_AS_IS) ==
-		       (y->bias ? y->bias : GPIOD_LINE_BIAS_AS_IS) &&
-	       (x->threshold ? x->threshold : 1) == (y->threshold ? y->threshold : 1) &&
-	       x->on_exit == y->on_exit;
-}
-
-static void gpio_free_priv(struct led_backend *b)
-{
-	struct gpio_backend *p = b->priv;
-
-	free(p->chip);
-	free(p->line);
-	p->chip = p->line = NULL;
-}
 
 /* ---- runtime state ---- */
 
@@ -374,7 +119,7 @@ static int chips_list(const char *dir, char ***ret, size_t *ret_n)
 	while ((de = readdir(d))) {
 		char path[PATH_MAX], **nl;
 
-		if (!is_chip_name(de->d_name))
+		if (!gpio_is_chip_name(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (!gpiod_is_gpiochip_device(path))
@@ -422,7 +167,7 @@ static int chip_find(struct gpio_backend *p, const char *dev_dir, struct gpiod_c
 	size_t n = 0, n_found = 0;
 	int r;
 
-	if (p->chip && (strchr(p->chip, '/') || is_chip_name(p->chip))) {
+	if (p->chip && (strchr(p->chip, '/') || gpio_is_chip_name(p->chip))) {
 		char path[PATH_MAX];
 
 		if (strchr(p->chip, '/'))
@@ -691,7 +436,7 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 				rescan = true;
 				continue;
 			}
-			if (!ev->len || !is_chip_name(ev->name))
+			if (!ev->len || !gpio_is_chip_name(ev->name))
 				continue;
 			log_debug("GPIO chip node %s/%s: %s.", w->manager->dev_dir, ev->name,
 				  ev->mask & (IN_DELETE | IN_MOVED_FROM) ? "removed"
