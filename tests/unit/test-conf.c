@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "backend.h"
 #include "conf.h"
 #include "macro.h"
@@ -305,6 +306,44 @@ static void test_compare(void)
 	conf_free(e);
 }
 
+#if HAVE_GPIO
+/* What the gpio backend can check without hardware. */
+static void test_gpio(void)
+{
+	expect_error("[x]\nbackends = gpio\ngpio.chip = gpiochip0\ngpio.line = A\ngpio.active_low = maybe\n",
+		     "t.conf:5: gpio.active_low = 'maybe' is not a boolean: use yes or no (true/false, on/off, 1/0).");
+	expect_error("[x]\nbackends = gpio\ngpio.line = A\ngpio.drive = strong\n",
+		     "t.conf:4: gpio.drive = 'strong' is not valid: use push-pull (the default), open-drain or open-source.");
+	expect_error("[x]\nbackends = gpio\ngpio.line = A\ngpio.threshold = x\n",
+		     "t.conf:4: gpio.threshold = 'x' is not valid: give a whole number from 1 to 2147483647; the line is on while brightness >= threshold.");
+	expect_error("[x]\nbackends = gpio\ngpio.line = 3\n",
+		     "t.conf:2: gpio.line = 3 is an offset, which needs gpio.chip to say on which chip; add gpio.chip (gpiochipN or the chip's label) or give the line's name.");
+
+	/* The same chip and line twice, however spelled: the second LED fails. */
+	struct conf *c = parse("[a]\nbackends = gpio\ngpio.chip = /dev/gpiochip2\ngpio.line = 3\n"
+			       "[x]\nbackends = gpio\ngpio.chip = gpiochip2\ngpio.line = 03\n");
+	CHECK_INT(c->n_errors, 1, "duplicate GPIO line reported");
+	if (c->n_errors)
+		CHECK_STR(c->errors[0],
+			  "t.conf:6: [x] uses GPIO line 3 on gpiochip2, which [a] at t.conf:2 already uses; give each LED its own.",
+			  "duplicate GPIO line message");
+	CHECK(conf_find(c, "a") && !conf_find(c, "x"), "first user of the line kept");
+	conf_free(c);
+
+	/* Reload identity: the same settings keep the line, any change moves it. */
+	struct conf *a = parse("[l]\nbackends = gpio\ngpio.chip = gpiochip1\ngpio.line = LED\n");
+	struct conf *b = parse("[l]\nbackends = gpio\ngpio.line = LED\ngpio.chip = /dev/gpiochip1\n");
+	struct conf *d = parse("[l]\nbackends = gpio\ngpio.chip = gpiochip1\ngpio.line = LED\ngpio.active_low = yes\n");
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(b, "l")), LED_CHANGE_NONE,
+		  "same GPIO settings, other spelling: unchanged");
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(d, "l")), LED_CHANGE_UPDATE,
+		  "active_low change: update");
+	conf_free(a);
+	conf_free(b);
+	conf_free(d);
+}
+#endif
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-conf-XXXXXX");
@@ -315,6 +354,9 @@ int main(void)
 	test_errors();
 	test_duplicates();
 	test_compare();
+#if HAVE_GPIO
+	test_gpio();
+#endif
 	{
 		char cmd[128];
 
