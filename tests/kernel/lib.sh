@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # Helpers for test scripts that run inside the test VM (source it: . "$(dirname "$0")/lib.sh").
 #
 # Results:     pass MSG | fail MSG | assert_eq EXPECTED ACTUAL WHAT | assert_true WHAT CMD...
@@ -122,8 +123,10 @@ gpiosim_new() {
 		i=$((i + 1))
 	done
 	echo 1 >"$d/live" || { echo "gpiosim_new: $name did not go live" >&2; return 1; }
+	# shellcheck disable=SC2034 # for the test scripts
 	GPIOSIM_DEV=$(cat "$d/dev_name")
 	GPIOSIM_CHIP=$(cat "$d/bank0/chip_name")
+	# shellcheck disable=SC2034
 	GPIOSIM_LABEL=$name
 	GPIOSIM_PATH=/dev/$GPIOSIM_CHIP
 	# The chardev appears with the chip; wait for devtmpfs rather than race it.

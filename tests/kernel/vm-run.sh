@@ -211,7 +211,7 @@ boot_once() {
 	tpid=
 	line=$(tr -d '\r' <"$log" | grep -a '^@@ULEDSD-VM-EXIT rc=[0-9]*@@$' | tail -n1 || true)
 	if [ -n "$line" ]; then
-		outcome=exit
+		outcome="exit"
 		test_rc=${line#*rc=}
 		test_rc=${test_rc%@@}
 	elif grep -aq '^@@ULEDSD-VM-SETUP-FAILED@@' "$log"; then
