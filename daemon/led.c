@@ -180,6 +180,11 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 	}
 attrs:
 	for (size_t i = 0; i < c->n_attrs; i++) {
+		_cleanup_free_ char *now = NULL;
+
+		/* Rewriting an equal value would restart a running timer: a visible glitch. */
+		if (led_read_attr(l, c->attrs[i].key, &now) >= 0 && streq(now, c->attrs[i].value))
+			continue;
 		r = led_write_attr(l, c->attrs[i].key, c->attrs[i].value);
 		if (r == -ENOENT)
 			return errorf(ret_error, r,
@@ -330,6 +335,11 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 				   conf->file, conf->line, l->name, l->sysfs);
 			goto fail;
 		}
+		/* The configured trigger may have changed while uledsd was down (one set at run
+		 * time through sysfs or D-Bus, with none configured, stays). */
+		r = conf->trigger ? led_apply_trigger(l, ret_error) : 0;
+		if (r < 0)
+			goto fail;
 	} else {
 		r = led_register(l, ret_error);
 		if (r < 0)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The daemon: event loop, signals, the LED set and its reload, systemd notifications. */
+#include <limits.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -139,6 +141,33 @@ static void report(struct manager *m, char ***errors, size_t *n_errors, const ch
 		(void)strv_append(errors, n_errors, strdup(msg));
 }
 
+static bool stored_led_matches(struct manager *m, struct led_conf *lc)
+{
+	char path[PATH_MAX];
+	unsigned v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/max_brightness", m->sysfs_leds, lc->name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "%u", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v == (unsigned)lc->max_brightness;
+}
+
+/* systemd drops its copy of a forgotten fd asynchronously: give the kernel a moment to remove
+ * the old LED before registering the name again (start-up only, rare). */
+static void wait_led_gone(struct manager *m, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", m->sysfs_leds, name);
+	for (int i = 0; i < 200 && access(path, F_OK) == 0; i++)
+		usleep(10000);
+}
+
 static int manager_add_led(struct manager *m, struct led_conf *lc, char ***errors,
 			   size_t *n_errors)
 {
@@ -153,6 +182,14 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 	}
 	m->leds = nl;
 	fd = fdstore_take(m, lc->name);
+	if (fd >= 0 && !stored_led_matches(m, lc)) {
+		/* Configured with another max_brightness while uledsd was down: a new device. */
+		log_info("%s: max_brightness changed while uledsd was not running; recreating.",
+			 lc->name);
+		fdstore_forget(m, lc->name);
+		fd = safe_close(fd);
+		wait_led_gone(m, lc->name);
+	}
 	if (fd >= 0)
 		adopted = strdup(lc->name);
 	r = led_new(m, lc, fd, &l, &err);

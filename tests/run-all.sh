@@ -19,6 +19,7 @@ for kdir in /usr/src/linux-headers-6.1.*-amd64 /lib/modules/6.12.*/build; do
 	[ -d "$kdir" ] || continue
 	out=$build/kmod-check/$(basename "$(readlink -f "$kdir")")
 	rm -rf "$out"
+	mkdir -p "$build/kmod-check"
 	if make -s -C kmod KDIR="$kdir" BUILD_DIR="$out" W=1 > "$out.log" 2>&1 &&
 		! grep -E -i 'warning|error' "$out.log"; then
 		echo "ok: kmod builds warning-free against $kdir"

@@ -162,6 +162,25 @@ gpiosim_remove() {
 	rmdir "$d/bank0" "$d"
 }
 
+# Line values without forks (a fork costs tens of ms under emulation).
+#   sim_path NAME                      caches the chip's sysfs directory (call after gpiosim_new)
+#   line_is NAME OFFSET VALUE          the line's driven value is VALUE
+#   line_val NAME OFFSET               prints it ("absent" when the chip is gone)
+#   expect_line NAME OFFSET VALUE WHAT waits up to 3 s for VALUE, then passes or fails
+#   set_b LED VALUE                    writes the LED's sysfs brightness
+declare -A simpath
+sim_path() { simpath[$1]=/sys/devices/platform/$(gpiosim_dev "$1")/$(gpiosim_chip "$1"); }
+line_is() { local v; read -r v <"${simpath[$1]}/sim_gpio$2/value" 2>/dev/null && [ "$v" = "$3" ]; }
+line_val() { local v=absent; read -r v <"${simpath[$1]}/sim_gpio$2/value" 2>/dev/null; echo "$v"; }
+expect_line() {
+	if wait_for 3 line_is "$1" "$2" "$3"; then
+		pass "$4"
+	else
+		fail "$4: $1 line $2 is $(line_val "$1" "$2"), expected $3"
+	fi
+}
+set_b() { echo "$2" >"/sys/class/leds/$1/brightness"; }
+
 # --- D-Bus -------------------------------------------------------------------------------
 # start_dbus [POLICY_FILE...]: a system bus for the test. Under --systemd the bus runs
 # already: the policies are added and the daemon told to reload them.

@@ -107,20 +107,6 @@ bg_start "$uledsd" --bus none --config-dir "$work/conf" --log-level debug 2>"$wo
 pid=$BG_PID
 assert_true "uledsd is ready" wait_for 10 grep -q "Ready:" "$work/log" || { cat "$work/log"; exit 1; }
 
-# Line values without forks (a fork costs tens of ms under emulation).
-declare -A simpath
-sim_path() { simpath[$1]=/sys/devices/platform/$(gpiosim_dev "$1")/$(gpiosim_chip "$1"); }
-line_is() { local v; read -r v <"${simpath[$1]}/sim_gpio$2/value" 2>/dev/null && [ "$v" = "$3" ]; }
-line_val() { local v=absent; read -r v <"${simpath[$1]}/sim_gpio$2/value" 2>/dev/null; echo "$v"; }
-# expect_line SIM OFFSET VALUE WHAT: waits up to 3 s for the driven value
-expect_line() {
-	if wait_for 3 line_is "$1" "$2" "$3"; then
-		pass "$4"
-	else
-		fail "$4: $1 line $2 is $(line_val "$1" "$2"), expected $3"
-	fi
-}
-set_b() { echo "$2" >"$L/$1/brightness"; }
 sim_path simA
 sim_path simB
 

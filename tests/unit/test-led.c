@@ -58,7 +58,7 @@ static void write_path(const char *path, const char *text)
 }
 
 /* A fake sysfs LED directory with a brightness file. */
-static void fake_sysfs(const char *name, unsigned brightness)
+static void fake_sysfs(const char *name, unsigned brightness, unsigned max)
 {
 	char path[256], v[16];
 
@@ -66,6 +66,9 @@ static void fake_sysfs(const char *name, unsigned brightness)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/sys/%s/brightness", tmpdir, name);
 	snprintf(v, sizeof(v), "%u\n", brightness);
+	write_path(path, v);
+	snprintf(path, sizeof(path), "%s/sys/%s/max_brightness", tmpdir, name);
+	snprintf(v, sizeof(v), "%u\n", max);
 	write_path(path, v);
 }
 
@@ -100,7 +103,7 @@ static struct manager *new_manager(void)
 }
 
 /* Hand the manager an fd for name as if systemd's fd store had kept it; returns our end. */
-static int store_fd(struct manager *m, const char *name, unsigned brightness)
+static int store_fd(struct manager *m, const char *name, unsigned brightness, unsigned max)
 {
 	int sv[2];
 
@@ -110,7 +113,7 @@ static int store_fd(struct manager *m, const char *name, unsigned brightness)
 	m->stored_names = realloc(m->stored_names, (m->n_stored + 1) * sizeof(char *));
 	m->stored_fds[m->n_stored] = sv[0];
 	m->stored_names[m->n_stored++] = strdup(name);
-	fake_sysfs(name, brightness);
+	fake_sysfs(name, brightness, max);
 	return sv[1];
 }
 
@@ -143,7 +146,7 @@ static void test_forwarding(void)
 	struct led_backend *b;
 	struct led *l;
 	char *err = NULL;
-	int peer;
+	int peer, r;
 
 	/* An LED with a recording backend, built the way conf.c builds one. */
 	write_conf("[rec:led]\nmax_brightness = 100\n");
@@ -156,9 +159,14 @@ static void test_forwarding(void)
 	lc->backends[0] = b;
 	lc->n_backends = 1;
 
-	peer = store_fd(m, "rec:led", 7);
+	peer = store_fd(m, "rec:led", 7, 100);
 	rec_calls = rec_attached = 0;
-	CHECK_INT(led_new(m, lc, fdstore_take(m, "rec:led"), &l, &err), 0, "led_new");
+	r = led_new(m, lc, fdstore_take(m, "rec:led"), &l, &err);
+	CHECK_INT(r, 0, "led_new");
+	if (r < 0) {
+		fprintf(stderr, "  %s\n", err ? err : "");
+		return;
+	}
 	CHECK_INT(l->brightness, 7, "adopted LED reads its brightness from sysfs");
 	CHECK_INT(rec_attached, 1, "backend attached");
 	CHECK(rec_calls == 1 && rec_last == 7, "backend driven to the current value at attach");
@@ -195,21 +203,27 @@ static void test_reload(void)
 	struct led *keep, *change, *broken;
 	struct led_backend *keep_b, *change_b;
 	char **errors = NULL;
-	int p_keep, p_gone, p_change, p_broken, p_recreate;
+	int p_keep, p_gone, p_change, p_broken, p_recreate, p_mismatch;
 	int keep_fd;
 
 	write_conf("[keep]\nbackends = log\n"
 		   "[gone]\n"
 		   "[change]\nbackends = log\n"
 		   "[broken]\nmax_brightness = 3\n"
-		   "[recreate]\nmax_brightness = 3\n");
-	p_keep = store_fd(m, "keep", 1);
-	p_gone = store_fd(m, "gone", 0);
-	p_change = store_fd(m, "change", 0);
-	p_broken = store_fd(m, "broken", 2);
-	p_recreate = store_fd(m, "recreate", 0);
+		   "[recreate]\nmax_brightness = 3\n"
+		   "[mismatch]\nmax_brightness = 9\n");
+	p_keep = store_fd(m, "keep", 1, 255);
+	p_gone = store_fd(m, "gone", 0, 255);
+	p_change = store_fd(m, "change", 0, 255);
+	p_broken = store_fd(m, "broken", 2, 3);
+	p_recreate = store_fd(m, "recreate", 0, 3);
+	/* Its max_brightness changed while uledsd was down: not adopted, a new device. */
+	p_mismatch = store_fd(m, "mismatch", 0, 255);
 	CHECK_INT(manager_start(m), 0, "manager_start");
 	CHECK_INT(m->n_leds, 5, "all adopted LEDs exist");
+	CHECK(!manager_find_led(m, "mismatch") && peer_closed(p_mismatch),
+	      "stored LED with another max_brightness is let go, not adopted");
+	close(p_mismatch);
 	keep = manager_find_led(m, "keep");
 	change = manager_find_led(m, "change");
 	broken = manager_find_led(m, "broken");
