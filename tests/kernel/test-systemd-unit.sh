@@ -106,6 +106,8 @@ systemctl status --no-pager $U | sed 's/^/#   /' | head -n 12
 echo 42 >"$L/sd:green:log/brightness"
 assert_true "brightness reaches the log backend (journal)" \
 	wait_for 10 journal_has "sd:green:log: brightness 42/100"
+assert_true "the log backend's record carries LED=, BRIGHTNESS=, MAX_BRIGHTNESS= fields" \
+	journal_has "sd:green:log: brightness 42/100" LED=sd:green:log BRIGHTNESS=42 MAX_BRIGHTNESS=100
 echo 1 >"$L/sd:gpio/brightness"
 assert_true "brightness reaches the gpio backend (/dev/gpiochip* allowed)" \
 	wait_for 10 gpio_is 1
