@@ -31,10 +31,16 @@ BIG=1000 # LEDs of the many-LED throughput run (and the largest scale)
 log() { echo "bench: $*" >&2; }
 result() { echo "$1" | tee -a "$out"; }
 
-# The measuring program runs on CPU 0, the forwarders on CPU 1: a forwarder never waits
-# for the spinning measurement to give up its CPU (the same for every subject).
+# The measuring program and every forwarder share CPU 0 (the measurement yields the CPU
+# while it waits for a line to change); dbus-daemon has CPU 1. Waking a forwarder on the
+# other vCPU would measure how fast qemu's halted vCPU thread gets the host CPU back
+# (milliseconds on a loaded host), not the forwarder. The kernel's unbound workqueues,
+# where leds-gpio's work runs, are held to CPU 0 as well.
+FWD_CPU=0
 M() { taskset -c 0 "$measure" "$@"; }
-F() { taskset -c 1 "$@"; }
+only=${ULEDSD_BENCH_ONLY:-scale latency batch dbus}
+want() { [[ " $only " == *" $1 "* ]]; }
+perf_on=${ULEDSD_BENCH_PERF:-0}
 
 pids=()
 sims=()
@@ -92,7 +98,7 @@ conf() {
 spawn() {
 	local label=$1 line
 	shift
-	line=$(M spawn "$label" -- taskset -c 1 "$@" 2>>"$logs/$label.log") || {
+	line=$(M spawn "$label" -- taskset -c "$FWD_CPU" "$@" 2>>"$logs/$label.log") || {
 		log "$label did not start; its log:"
 		tail -n 20 "$logs/$label.log" >&2
 		return 1
@@ -102,7 +108,41 @@ spawn() {
 	pids+=("$SPAWN_PID")
 }
 
+# cputime PID: user + system clock ticks so far.
+cputime() { local f; read -ra f <"/proc/$1/stat"; echo $((f[13] + f[14])); }
+
+# settle PID...: wait until none of them used CPU for half a second (start-up work that
+# goes on after READY=1, D-Bus traffic), at most 120 s.
+settle() {
+	local p before after i
+	for ((i = 0; i < 240; i++)); do
+		before=
+		for p in "$@"; do before+=" $(cputime "$p")"; done
+		sleep 0.5
+		after=
+		for p in "$@"; do after+=" $(cputime "$p")"; done
+		[ "$before" = "$after" ] && return 0
+	done
+	log "settle: $* still busy after 120 s"
+}
+
+# profile NAME PID SECONDS: perf samples of PID while a measurement runs (ULEDSD_BENCH_PERF=1).
+profile() {
+	[ "$perf_on" = 1 ] || return 0
+	perf record -q -e cpu-clock -F 2000 -g -p "$2" -o "$work/$1.data" -- sleep "$3" \
+		>/dev/null 2>&1 &
+	PERF_PID=$!
+}
+profile_report() {
+	[ "$perf_on" = 1 ] || return 0
+	wait "$PERF_PID" || :
+	perf report -i "$work/$1.data" --stdio --no-children --percent-limit 1 \
+		>"$build/bench/perf-$1.txt" 2>&1 || :
+	log "perf profile of $1 in $build/bench/perf-$1.txt"
+}
+
 log "setting up: gpio-sim chips, dbus, leds-gpio"
+echo 1 >/sys/devices/virtual/workqueue/cpumask
 modprobe leds-gpio
 sim bench 8
 LAT_CHIP=$SIM_CHIP LAT_LINE=$SIM_LINE
@@ -120,7 +160,7 @@ cat >/etc/dbus-1/system.d/bench-uledsd.conf <<'EOF'
   <policy context="default"><allow receive_sender="io.uledsd1"/></policy>
 </busconfig>
 EOF
-dbus_pid=$(dbus-daemon --system --fork --nopidfile --print-pid)
+dbus_pid=$(taskset -c 1 dbus-daemon --system --fork --nopidfile --print-pid)
 pids+=("$dbus_pid")
 for _ in $(seq 100); do busctl --system list --no-pager >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -128,6 +168,7 @@ result "{\"kind\":\"meta\",\"kernel\":\"$(uname -r)\",\"cpus\":$(nproc),\"quick\
 
 # --- scale: start-up time and RSS ----------------------------------------------------------
 big_full_pid=
+want scale || SCALES=
 for n in $SCALES; do
 	log "scale: $n LEDs"
 	result "$(M register "$n")"
@@ -147,6 +188,7 @@ gpio.line = %i"
 done
 
 # --- latency: one LED each, all three idle between their turns ------------------------------
+if want latency; then
 log "latency: uledsd, baseline, leds-gpio"
 conf "$work/lat" "bench:uledsd" 1 "backends = gpio
 gpio.chip = bench
@@ -163,7 +205,7 @@ for _ in $(seq 100); do [ -e /sys/class/leds/bench:floor ] && break; sleep 0.05;
 idle_args=("uledsd-1=$lat_pid" "baseline-1=$base_pid")
 [ -n "$big_full_pid" ] && idle_args+=("uledsd-full-$BIG=$big_full_pid")
 log "idle: ${IDLE_S} s"
-sleep 2 # let start-up traffic (D-Bus name acquisition, first signals) settle
+settle "$lat_pid" "$base_pid" "$dbus_pid" ${big_full_pid:+"$big_full_pid"}
 M idle "$IDLE_S" "${idle_args[@]}" | while read -r l; do result "$l"; done
 [ -n "$big_full_pid" ] && stop "$big_full_pid"
 
@@ -177,8 +219,10 @@ M latency "$PP_N" "$LAT_BLOCK" 0 "${subjects[@]}" | while read -r l; do result "
 stop "$lat_pid"
 stop "$base_pid"
 rmmod ledsgpio_floor
+fi
 
 # --- throughput over many LEDs ---------------------------------------------------------------
+if want batch; then
 log "throughput, $BIG LEDs"
 conf "$work/many" tu "$BIG" "backends = gpio
 gpio.chip = benchu
@@ -187,20 +231,26 @@ spawn "uledsd-many" "$uledsd" -c "$work/many" -b system
 many_pid=$SPAWN_PID
 spawn "baseline-many" "$baseline" "/dev/$B_CHIP" tb 0 "$BIG"
 bmany_pid=$SPAWN_PID
+settle "$many_pid" "$bmany_pid" "$dbus_pid"
+profile batch "$many_pid" 20
 M batch "$BIG" "$BATCH_ROUNDS" "$BATCH_BLOCKS" "uledsd,tu,$U_LINE,0" "baseline,tb,$B_LINE,0" |
 	while read -r l; do result "$l"; done
+profile_report batch
 stop "$many_pid"
 stop "$bmany_pid"
+fi
 
 # --- D-Bus flood ----------------------------------------------------------------------------
-for rate in default 1000; do
+want dbus || rates=
+for rate in ${rates-default 1000}; do
 	log "dbus flood, max_rate $rate"
 	body="backends = dbus"
 	[ "$rate" != default ] && body+=$'\n'"dbus.max_rate = $rate"
 	conf "$work/dbus" df 10 "$body"
 	spawn "uledsd-dbus-$rate" "$uledsd" -c "$work/dbus" -b system
-	sleep 1
-	l=$(M dbus "$FLOOD_S" "$SPAWN_PID" df 10)
+	settle "$SPAWN_PID" "$dbus_pid"
+	# The reader of the signals on CPU 1 (with dbus-daemon); the writer thread takes CPU 0.
+	l=$(taskset -c 1 "$measure" dbus "$FLOOD_S" "$SPAWN_PID" df 10)
 	result "${l%\}},\"max_rate\":\"$rate\"}"
 	stop "$SPAWN_PID"
 done

@@ -200,8 +200,9 @@ static int cmd_latency(int argc, char **argv)
 				t0 = now_usec_f();
 				write_level(s->led_fd, want);
 				t1 = now_usec_f();
+				/* Yield between looks: a forwarder woken on this CPU runs at once. */
 				while ((v = sim_read(s->sim_fd)) != want && now_usec_f() - t0 < TIMEOUT_USEC)
-					;
+					sched_yield();
 				t2 = now_usec_f();
 				if (v != want) {
 					s->timeouts++;
@@ -289,6 +290,8 @@ static int cmd_batch(int argc, char **argv)
 						if (sim_read(sim_fd[pending[j]]) != want)
 							pending[k++] = pending[j];
 					np = k;
+					if (np)
+						sched_yield();
 				}
 				s->timeouts += np;
 				s->n += count - np;
@@ -387,6 +390,8 @@ static int cmd_spawn(int argc, char **argv)
 	t0 = now_usec_f();
 	pid = fork();
 	if (pid == 0) {
+		/* Our stdout is the caller's pipe: the daemon must not hold it open. */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execvp(argv[2], argv + 2);
 		_exit(127);
 	}
@@ -477,7 +482,12 @@ static void *flood_writer(void *userdata)
 {
 	struct flood *f = userdata;
 	unsigned int v = 0;
+	cpu_set_t cpus;
 
+	/* The writer keeps CPU 0 busy; the reader of the signals stays where it was started. */
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
 	while (!f->stop) {
 		for (unsigned int i = 0; i < f->count; i++) {
 			char s[8];
@@ -535,7 +545,8 @@ static int cmd_dbus(int argc, char **argv)
 	long rss_min = -1, rss_max = -1, rss_start, rss_end;
 	unsigned long total = 0, lo = (unsigned long)-1, hi = 0;
 	unsigned int final_ok = 0;
-	double t0, t1 = 0, t_end;
+	double t0, t1 = 0, t_end, last_signal = 0;
+	unsigned long last_seen = 0;
 	int r;
 
 	if (argc != 4)
@@ -572,9 +583,11 @@ static int cmd_dbus(int argc, char **argv)
 	t0 = now_usec_f();
 	t_end = t0 + secs * 1e6;
 	pthread_create(&th, NULL, flood_writer, &f);
-	/* Read signals while the writer floods, then a quiet second for the last ones. */
+	/* Read signals while the writer floods, then until a second passes without one (the
+	 * rate limit's last signal of each LED, and whatever the bus still had queued). */
 	for (bool stopped = false;;) {
 		double t = now_usec_f();
+		unsigned long seen = 0;
 		long rss;
 
 		if (!stopped && t >= t_end) {
@@ -583,7 +596,13 @@ static int cmd_dbus(int argc, char **argv)
 			stopped = true;
 			t1 = now_usec_f();
 		}
-		if (stopped && t >= t_end + 1e6)
+		for (unsigned int i = 0; i < f.count; i++)
+			seen += f.signals[i];
+		if (seen != last_seen) {
+			last_seen = seen;
+			last_signal = t;
+		}
+		if (stopped && (t >= last_signal + 1e6 || t >= t1 + 30e6))
 			break;
 		rss = status_field(pid, "VmRSS");
 		if (rss >= 0 && (rss_min < 0 || rss < rss_min))
@@ -605,11 +624,11 @@ static int cmd_dbus(int argc, char **argv)
 			hi = f.signals[i];
 		final_ok += f.signal[i] == f.last[i];
 	}
-	printf("{\"kind\":\"dbus\",\"leds\":%u,\"seconds\":%.2f,\"writes\":%lu,\"writes_per_s\":%.0f,"
+	printf("{\"kind\":\"dbus\",\"leds\":%u,\"seconds\":%.2f,\"drain_s\":%.2f,\"writes\":%lu,\"writes_per_s\":%.0f,"
 	       "\"signals\":%lu,\"signals_per_s\":%.1f,\"signals_per_s_per_led_min\":%.1f,"
 	       "\"signals_per_s_per_led_max\":%.1f,\"coalescing\":%.1f,\"final_value_ok\":%u,"
 	       "\"rss_start_kib\":%ld,\"rss_min_kib\":%ld,\"rss_max_kib\":%ld,\"rss_end_kib\":%ld}\n",
-	       f.count, (t1 - t0) / 1e6, f.writes, (double)f.writes * 1e6 / (t1 - t0), total,
+	       f.count, (t1 - t0) / 1e6, last_signal > t1 ? (last_signal - t1) / 1e6 : 0, f.writes, (double)f.writes * 1e6 / (t1 - t0), total,
 	       (double)total * 1e6 / (t1 - t0), (double)lo * 1e6 / (t1 - t0),
 	       (double)hi * 1e6 / (t1 - t0), total ? (double)f.writes / (double)total : 0, final_ok,
 	       rss_start, rss_min, rss_max, rss_end);

@@ -8,17 +8,19 @@
 #   --quick     fewer samples: checks that everything runs (numbers not worth keeping;
 #               bench/README.md is left alone)
 #   --no-build  skip tests/build.sh (the build dir is already configured and built)
+#   --no-readme leave bench/README.md alone (a run of a modified uledsd, for comparison)
 # Writes BUILD_DIR/bench/results.json (every measurement, the ratios and targets) and
 # results.md (the table), and copies the table into bench/README.md. Takes a few minutes.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-quick=0 build_deps=1 build=
+quick=0 build_deps=1 readme=1 build=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
 	--no-build) build_deps=0 ;;
-	-h | --help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-readme) readme=0 ;;
+	-h | --help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
 	*) build=$1 ;;
 	esac
@@ -54,7 +56,6 @@ rm -f "$build/bench/results.jsonl"
 ULEDSD_BUILD_ROOT=$build ULEDSD_BENCH_QUICK=$quick \
 	bash "$src/tests/kernel/vm-run.sh" --timeout 1500 "$src/bench/guest.sh"
 
-readme=$src/bench/README.md
-[ $quick = 1 ] && readme=
+[ $quick = 0 ] && [ $readme = 1 ] && readme=$src/bench/README.md || readme=
 python3 "$src/bench/report.py" "$build/bench/results.jsonl" "$build/bench/results.json" \
 	"$build/bench/results.md" "$readme"
