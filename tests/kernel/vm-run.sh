@@ -44,7 +44,8 @@ infra() {
 	exit 99
 }
 
-export ULEDSD_SOURCE_ROOT=${ULEDSD_SOURCE_ROOT:-$(cd "$here/../.." && pwd)}
+export ULEDSD_SOURCE_ROOT=${ULEDSD_SOURCE_ROOT:-$here/../..}
+ULEDSD_SOURCE_ROOT=$(cd "$ULEDSD_SOURCE_ROOT" && pwd -P)
 export ULEDSD_BUILD_ROOT=${ULEDSD_BUILD_ROOT:-$ULEDSD_SOURCE_ROOT/build}
 mkdir -p "$ULEDSD_BUILD_ROOT"
 ULEDSD_BUILD_ROOT=$(cd "$ULEDSD_BUILD_ROOT" && pwd -P)
@@ -55,7 +56,7 @@ if [ "$mode" != shell ]; then
 	script=$(readlink -f "$1")
 	# The guest has fresh tmpfs on /tmp and /run: only the build dir is shared from there.
 	case $script in
-	"$ULEDSD_BUILD_ROOT"/*) ;;
+	"$ULEDSD_BUILD_ROOT"/* | "$ULEDSD_SOURCE_ROOT"/*) ;;
 	/tmp/* | /run/*) infra "$script is under /tmp or /run, which the guest does not share (put it in the source or build dir)" ;;
 	esac
 	shift
@@ -158,7 +159,8 @@ qemu=(qemu-system-x86_64 -nodefaults -no-reboot -nographic -monitor none
 	-accel tcg -cpu max -m 1024 -smp 2 -bios /usr/share/qemu/qboot.rom
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initramfs" -append "$cmdline"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
-	-virtfs "local,path=$ULEDSD_BUILD_ROOT,mount_tag=build,security_model=none,multidevs=remap")
+	-virtfs "local,path=$ULEDSD_BUILD_ROOT,mount_tag=build,security_model=none,multidevs=remap"
+	-virtfs "local,path=$ULEDSD_SOURCE_ROOT,mount_tag=src,security_model=none,readonly=on,multidevs=remap")
 
 if [ "$mode" = shell ]; then
 	# Serial console and qemu's monitor on this terminal: Ctrl-A x quits, Ctrl-A c monitor.
