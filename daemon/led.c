@@ -105,16 +105,19 @@ static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unus
 {
 	struct led *l = userdata;
 	bool changed = false;
-	int v;
+	int v[16];
 
-	/* Drain: only the latest value matters, uleds keeps no history anyway. */
+	/* Edge-triggered: read until drained. uleds keeps only the latest value and returns
+	 * one int a read, so a short read means drained: one read() per change, no EAGAIN. */
 	for (;;) {
-		ssize_t n = read(fd, &v, sizeof(v));
+		ssize_t n = read(fd, v, sizeof(v));
 
-		if (n == (ssize_t)sizeof(v)) {
-			l->brightness = (unsigned)(v < 0 ? 0 : v);
+		if (n >= (ssize_t)sizeof(int)) {
+			l->brightness = (unsigned)(v[n / sizeof(int) - 1] < 0 ? 0 : v[n / sizeof(int) - 1]);
 			changed = true;
-			continue;
+			if (n == (ssize_t)sizeof(v))
+				continue;
+			break;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -238,19 +241,33 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 		led_backend_set_state(b, true, "attached");
 }
 
+/* Registration for the in-tree uleds, which lets the LED core rename a name clash to NAME_1
+ * silently: refuse a name that exists first, and check the node is there afterwards. */
+static int led_register_write(struct led *l, struct uleds_user_dev *dev, char **ret_error)
+{
+	struct led_conf *c = l->conf;
+	struct stat st;
+
+	if (stat(l->sysfs, &st) == 0)
+		return errorf(ret_error, -EEXIST,
+			      "%s:%u: an LED named '%s' already exists (another driver or program made it); choose another name.",
+			      c->file, c->line, l->name);
+	if (write(l->fd, dev, sizeof(*dev)) != (ssize_t)sizeof(*dev))
+		return -errno;
+	if (stat(l->sysfs, &st) < 0)
+		return errorf(ret_error, -ENOENT,
+			      "%s:%u: LED '%s' was registered but %s is missing (renamed by the LED core after a name clash?); choose another name.",
+			      c->file, c->line, l->name, l->sysfs);
+	return 0;
+}
+
 static int led_register(struct led *l, char **ret_error)
 {
 	struct manager *m = l->manager;
 	struct led_conf *c = l->conf;
 	struct uleds_user_dev dev = { .max_brightness = c->max_brightness };
-	struct stat st;
-	int v;
+	int v, r;
 
-	/* The in-tree uleds lets the LED core rename a clash to NAME_1 silently: refuse first. */
-	if (stat(l->sysfs, &st) == 0)
-		return errorf(ret_error, -EEXIST,
-			      "%s:%u: an LED named '%s' already exists (another driver or program made it); choose another name.",
-			      c->file, c->line, l->name);
 	l->fd = open(m->uleds_path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (l->fd < 0) {
 		if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
@@ -261,29 +278,34 @@ static int led_register(struct led *l, char **ret_error)
 			      strerror(errno), errno == EACCES ? " (uledsd must run as root)" : "");
 	}
 	/* A trigger set before the device exists is attached at registration: no window in
-	 * which the LED runs without it. Only our kmod knows the ioctl (in-tree: ENOTTY). A
-	 * default brightness must come before the trigger, so then the trigger follows later. */
-	if (c->trigger && c->default_mode == DEFAULT_BRIGHTNESS_UNSET) {
+	 * which the LED runs without it. A default brightness must come before the trigger,
+	 * so then the trigger follows later. */
+	if (c->trigger && c->default_mode == DEFAULT_BRIGHTNESS_UNSET && m->uleds_ext != 0) {
 		struct uleds_trigger t = { 0 };
 
 		snprintf(t.name, sizeof(t.name), "%s", c->trigger);
-		(void)ioctl(l->fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t);
+		if (ioctl(l->fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t) < 0 && errno == ENOTTY)
+			m->uleds_ext = 0;
 	}
 	snprintf(dev.name, sizeof(dev.name), "%s", l->name);
-	if (write(l->fd, &dev, sizeof(dev)) != (ssize_t)sizeof(dev)) {
-		int e = errno;
-
-		if (e == EEXIST)
-			return errorf(ret_error, -e,
-				      "%s:%u: an LED named '%s' already exists; choose another name.",
-				      c->file, c->line, l->name);
-		return errorf(ret_error, -e, "%s:%u: the kernel refused to create LED '%s': %s.",
-			      c->file, c->line, l->name, strerror(e));
-	}
-	if (stat(l->sysfs, &st) < 0)
-		return errorf(ret_error, -ENOENT,
-			      "%s:%u: LED '%s' was registered but %s is missing (renamed by the LED core after a name clash?); choose another name.",
-			      c->file, c->line, l->name, l->sysfs);
+	/* uledsd's kmod registers through its ioctl and refuses clashes itself (EEXIST);
+	 * the in-tree driver answers ENOTTY and needs the checks around a write. */
+	r = -ENOTTY;
+	if (m->uleds_ext != 0)
+		r = ioctl(l->fd, ULEDS_IOC_DEV_SETUP, &dev) < 0 ? -errno : 0;
+	if (r == -ENOTTY) {
+		m->uleds_ext = 0;
+		r = led_register_write(l, &dev, ret_error);
+		if (r < 0 && *ret_error)
+			return r;
+	} else if (r >= 0)
+		m->uleds_ext = 1;
+	if (r == -EEXIST)
+		return errorf(ret_error, r, "%s:%u: an LED named '%s' already exists; choose another name.",
+			      c->file, c->line, l->name);
+	if (r < 0)
+		return errorf(ret_error, r, "%s:%u: the kernel refused to create LED '%s': %s.",
+			      c->file, c->line, l->name, strerror(-r));
 	/* The first read after registration returns the initial value at once. */
 	if (read(l->fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 		l->brightness = (unsigned)(v < 0 ? 0 : v);
@@ -344,15 +366,21 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 		r = led_register(l, ret_error);
 		if (r < 0)
 			goto fail;
-		r = led_apply_default(l, ret_error);
-		if (r < 0)
-			goto fail;
-		r = led_apply_trigger(l, ret_error);
-		if (r < 0)
-			goto fail;
-		(void)led_read_brightness(l);
+		/* A new LED has no trigger and the brightness just read: touch sysfs only when
+		 * the configuration asks for something else (1000 LEDs start in a blink). */
+		if (conf->default_mode != DEFAULT_BRIGHTNESS_UNSET || conf->trigger) {
+			r = led_apply_default(l, ret_error);
+			if (r >= 0 && conf->trigger)
+				r = led_apply_trigger(l, ret_error);
+			if (r < 0)
+				goto fail;
+			(void)led_read_brightness(l);
+		}
 	}
-	r = sd_event_add_io(m->event, &l->io, l->fd, EPOLLIN, led_on_io, l);
+	/* Edge-triggered: sd-event dispatches one source per iteration, and level-triggered fds
+	 * not read yet would all be reported again each time (quadratic in a burst over many
+	 * LEDs; measured 837 vs 14113 changes/s over 1000 LEDs). */
+	r = sd_event_add_io(m->event, &l->io, l->fd, EPOLLIN | EPOLLET, led_on_io, l);
 	if (r < 0) {
 		r = errorf(ret_error, r, "Failed to watch LED '%s': %s.", l->name, strerror(-r));
 		goto fail;

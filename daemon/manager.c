@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The daemon: event loop, signals, the LED set and its reload, systemd notifications. */
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ int manager_new(struct manager **ret)
 	m->state_dir = state && *state ? strndup(state, strcspn(state, ":"))
 				       : strdup("/var/lib/uledsd");
 	m->bus_kind = BUS_KIND_SYSTEM;
+	m->uleds_ext = -1;
 	m->notify = !!getenv("NOTIFY_SOCKET");
 	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir) {
 		manager_free(m);
@@ -299,6 +301,8 @@ int manager_start(struct manager *m)
 	conf_free(c);
 	/* Stored fds of LEDs that are no longer configured: let them go. */
 	fdstore_release_unused(m);
+	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
+	malloc_trim(0);
 	log_info("Ready: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
 	return 0;
@@ -363,6 +367,7 @@ int manager_reload(struct manager *m, char ***ret_errors)
 finish:
 	m->reloading = false;
 	m->n_reloads++;
+	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
 	if (ret_errors)

@@ -28,7 +28,8 @@ struct manager {
 	size_t n_leds;
 	size_t n_errors; /* errors of the last (re)load */
 
-	void *bus; /* bus.c */
+	int uleds_ext; /* /dev/uleds has our kmod's ioctls: -1 not known yet, 0 no, 1 yes */
+	void *bus;     /* bus.c */
 	bool reloading;
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify; /* NOTIFY_SOCKET is set: talk to systemd */

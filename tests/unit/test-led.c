@@ -107,7 +107,7 @@ static int store_fd(struct manager *m, const char *name, unsigned brightness, un
 {
 	int sv[2];
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
 		exit(2);
 	m->stored_fds = realloc(m->stored_fds, (m->n_stored + 1) * sizeof(int));
 	m->stored_names = realloc(m->stored_names, (m->n_stored + 1) * sizeof(char *));
