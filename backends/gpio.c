@@ -158,13 +158,96 @@ static void append_name(char *buf, size_t size, const char *name)
 
 /* Opens the one chip that may carry the line. Returns 0 with *ret_chip, or -errno with
  * *ret_why saying what is missing (for the state; retried on the next chip event). */
+static void chips_cache_clear(struct gpio_watcher *w)
+{
+	for (size_t i = 0; i < w->n_chips; i++) {
+		struct gpio_chip_entry *e = &w->chips[i];
+
+		for (unsigned j = 0; j < e->n_lines; j++)
+			free(e->lines[j]);
+		free(e->lines);
+		free(e->label);
+		free(e->name);
+	}
+	free(w->chips);
+	w->chips = NULL;
+	w->n_chips = 0;
+	w->chips_valid = false;
+}
+
+static void chip_entry_fill(struct gpio_chip_entry *e, struct gpiod_chip *c)
+{
+	_cleanup_(gpiod_chip_info_freep) struct gpiod_chip_info *info = gpiod_chip_get_info(c);
+
+	if (!info)
+		return;
+	e->label = strdup(gpiod_chip_info_get_label(info));
+	e->n_lines = (unsigned)gpiod_chip_info_get_num_lines(info);
+	e->lines = calloc(e->n_lines ? e->n_lines : 1, sizeof(char *));
+	if (!e->lines) {
+		e->n_lines = 0;
+		return;
+	}
+	for (unsigned j = 0; j < e->n_lines; j++) {
+		_cleanup_(gpiod_line_info_freep) struct gpiod_line_info *li =
+			gpiod_chip_get_line_info(c, j);
+		const char *n = li ? gpiod_line_info_get_name(li) : NULL;
+
+		e->lines[j] = n ? strdup(n) : NULL;
+	}
+}
+
+/* Scan every chip once: names, labels, line names. */
+static int chips_cache_load(struct gpio_watcher *w)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	if (w->chips_valid)
+		return 0;
+	chips_cache_clear(w);
+	r = chips_list(w->manager->dev_dir, &names, &n);
+	if (r < 0)
+		return r;
+	w->chips = calloc(n ? n : 1, sizeof(*w->chips));
+	if (!w->chips)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_(gpiod_chip_closep) struct gpiod_chip *c =
+			chip_open_in(w->manager->dev_dir, names[i]);
+
+		if (!c)
+			continue;
+		w->chips[w->n_chips].name = TAKE_PTR(names[i]);
+		chip_entry_fill(&w->chips[w->n_chips++], c);
+	}
+	w->chips_valid = true;
+	return 0;
+}
+
+static const struct gpio_chip_entry *chips_cache_get(struct gpio_watcher *w, const char *name)
+{
+	for (size_t i = 0; i < w->n_chips; i++)
+		if (streq(w->chips[i].name, name))
+			return &w->chips[i];
+	return NULL;
+}
+
+static int chip_entry_line(const struct gpio_chip_entry *e, const char *line)
+{
+	for (unsigned j = 0; e && j < e->n_lines; j++)
+		if (e->lines[j] && streq(e->lines[j], line))
+			return (int)j;
+	return -ENOENT;
+}
+
 static int chip_find(struct gpio_backend *p, const char *dev_dir, struct gpiod_chip **ret_chip,
 		     char **ret_why)
 {
-	_cleanup_strv_free_ char **names = NULL;
 	_cleanup_(gpiod_chip_closep) struct gpiod_chip *found = NULL;
 	char matches[256] = "";
-	size_t n = 0, n_found = 0;
+	size_t n_found = 0;
 	int r;
 
 	if (p->chip && (strchr(p->chip, '/') || gpio_is_chip_name(p->chip))) {
@@ -184,29 +267,24 @@ static int chip_find(struct gpio_backend *p, const char *dev_dir, struct gpiod_c
 										     : r;
 	}
 
-	/* A label, or a line name on any chip: look at every chip. */
-	r = chips_list(dev_dir, &names, &n);
+	/* A label, or a line name on any chip: look at every chip (scanned once for all LEDs). */
+	r = chips_cache_load(p->watcher);
 	if (r < 0)
 		return asprintf(ret_why, "cannot list GPIO chips in %s: %s", dev_dir,
 				strerror(-r)) < 0 ? -ENOMEM : r;
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_(gpiod_chip_closep) struct gpiod_chip *c = chip_open_in(dev_dir, names[i]);
-		_cleanup_(gpiod_chip_info_freep) struct gpiod_chip_info *info = NULL;
-		bool match;
+	for (size_t i = 0; i < p->watcher->n_chips; i++) {
+		const struct gpio_chip_entry *e = &p->watcher->chips[i];
+		bool match = p->chip ? e->label && streq(e->label, p->chip)
+				     : chip_entry_line(e, p->line) >= 0;
 
-		if (!c)
-			continue;
-		if (p->chip) {
-			info = gpiod_chip_get_info(c);
-			match = info && streq(gpiod_chip_info_get_label(info), p->chip);
-		} else
-			match = gpiod_chip_get_line_offset_from_name(c, p->line) >= 0;
 		if (!match)
 			continue;
-		append_name(matches, sizeof(matches), names[i]);
+		append_name(matches, sizeof(matches), e->name);
 		if (n_found++ == 0)
-			found = TAKE_PTR(c);
+			found = chip_open_in(dev_dir, e->name);
 	}
+	if (n_found == 1 && !found)
+		n_found = 0; /* gone since the scan */
 	if (n_found == 1) {
 		*ret_chip = TAKE_PTR(found);
 		return 0;
@@ -367,7 +445,11 @@ static void gpio_try_attach(struct gpio_backend *p)
 		p->line_offset = p->offset;
 		snprintf(line_desc, sizeof(line_desc), "line %u on %s", p->line_offset, p->chip_name);
 	} else {
-		r = gpiod_chip_get_line_offset_from_name(chip, p->line);
+		const struct gpio_chip_entry *e =
+			chips_cache_load(p->watcher) >= 0 ? chips_cache_get(p->watcher, p->chip_name)
+							  : NULL;
+
+		r = e ? chip_entry_line(e, p->line) : gpiod_chip_get_line_offset_from_name(chip, p->line);
 		if (r < 0) {
 			gpio_report(p, false, LOG_ERR, "Fix gpio.line or gpio.chip (gpioinfo lists the lines)",
 				    "%s ('%s') has no line named '%s'", p->chip_name,
@@ -433,11 +515,13 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 
 			ptr += sizeof(*ev) + ev->len;
 			if (ev->mask & IN_Q_OVERFLOW) {
+				chips_cache_clear(w);
 				rescan = true;
 				continue;
 			}
 			if (!ev->len || !gpio_is_chip_name(ev->name))
 				continue;
+			chips_cache_clear(w);
 			log_debug("GPIO chip node %s/%s: %s.", w->manager->dev_dir, ev->name,
 				  ev->mask & (IN_DELETE | IN_MOVED_FROM) ? "removed"
 				  : ev->mask & IN_ATTRIB		 ? "attributes changed"
@@ -476,6 +560,7 @@ static struct gpio_watcher *watcher_free(struct gpio_watcher *w)
 		return NULL;
 	sd_event_source_disable_unref(w->io);
 	safe_close(w->fd);
+	chips_cache_clear(w);
 	free(w);
 	return NULL;
 }

@@ -43,12 +43,24 @@ struct gpio_backend {
 };
 
 /* One inotify watch on the manager's dev_dir, shared by all gpio backends of that manager. */
+/* What a scan of the chips found, so 1000 LEDs looking up labels and line names scan once. */
+struct gpio_chip_entry {
+	char *name; /* gpiochipN */
+	char *label;
+	char **lines; /* line names (NULL entries for unnamed lines) */
+	unsigned n_lines;
+};
+
 struct gpio_watcher {
 	struct gpio_watcher *next;
 	struct manager *manager;
 	int fd;
 	sd_event_source *io;
 	struct gpio_backend *backends;
+	/* valid until the next inotify event under dev_dir */
+	struct gpio_chip_entry *chips;
+	size_t n_chips;
+	bool chips_valid;
 };
 
 /* gpio-conf.c: the configuration half of struct backend_ops */
