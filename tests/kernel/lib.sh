@@ -220,3 +220,14 @@ uledsd_bin() {
 	echo "uledsd_bin: no uledsd binary under ${ULEDSD_BUILD_ROOT:-?} (daemon/uledsd or uledsd); build it first" >&2
 	return 1
 }
+
+# uledsd_gpio_bin: uledsd_bin, failing the test when the binary has no gpio backend.
+uledsd_gpio_bin() {
+	local b
+	b=$(uledsd_bin) || return 1
+	if ! "$b" --help | grep -q 'backends (.*gpio'; then
+		echo "uledsd_gpio_bin: $b has no gpio backend: build with meson configure -Dgpio=enabled" >&2
+		return 1
+	fi
+	echo "$b"
+}

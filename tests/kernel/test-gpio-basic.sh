@@ -4,9 +4,7 @@
 # threshold, several LEDs on one chip, a busy line, a timer trigger, on_exit, --check-config.
 . "$(dirname "$0")/lib.sh"
 
-uledsd=$(uledsd_bin) || exit 1
-"$uledsd" --help | grep -q 'backends (.*gpio' ||
-	{ fail "$uledsd has no gpio backend: build with meson configure -Dgpio=enabled"; exit 1; }
+uledsd=$(uledsd_gpio_bin) || exit 1
 work=$(mktemp -d)
 mkdir -p "$work/conf"
 L=/sys/class/leds

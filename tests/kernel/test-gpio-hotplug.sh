@@ -4,9 +4,7 @@
 # (gpio-sim live=0/1), a line past the chip's end; the LED stays and is re-driven.
 . "$(dirname "$0")/lib.sh"
 
-uledsd=$(uledsd_bin) || exit 1
-"$uledsd" --help | grep -q 'backends (.*gpio' ||
-	{ fail "$uledsd has no gpio backend: build with meson configure -Dgpio=enabled"; exit 1; }
+uledsd=$(uledsd_gpio_bin) || exit 1
 work=$(mktemp -d)
 mkdir -p "$work/conf"
 L=/sys/class/leds
