@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* systemd's fd store keeps every uleds fd open across a crash, so the LEDs never disappear. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <systemd/sd-daemon.h>
 
 #include "fdstore.h"
@@ -61,6 +64,64 @@ int fdstore_name_unescape(const char *fdname, char **ret)
 	return 0;
 }
 
+/* One connected datagram socket to $NOTIFY_SOCKET for all fd store messages:
+ * sd_pid_notify_with_fds() opens and closes a socket per call, three syscalls an LED. */
+static int notify_socket = -1;
+
+static int notify_connect(void)
+{
+	const char *e = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t n;
+	int fd;
+
+	if (!e || (e[0] != '/' && e[0] != '@') || (n = strlen(e)) >= sizeof(sa.sun_path))
+		return -EAFNOSUPPORT;
+	memcpy(sa.sun_path, e, n);
+	if (sa.sun_path[0] == '@')
+		sa.sun_path[0] = 0; /* abstract namespace */
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)) < 0) {
+		safe_close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+static int notify_send(const char *msg, int fd)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control = { 0 };
+	struct iovec iov = { .iov_base = (char *)msg, .iov_len = strlen(msg) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (fd >= 0) {
+		mh.msg_control = control.buf;
+		mh.msg_controllen = sizeof(control.buf);
+		CMSG_FIRSTHDR(&mh)->cmsg_level = SOL_SOCKET;
+		CMSG_FIRSTHDR(&mh)->cmsg_type = SCM_RIGHTS;
+		CMSG_FIRSTHDR(&mh)->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&mh)), &fd, sizeof(int));
+	}
+	/* A second try on a fresh socket: systemd may have re-executed since we connected. */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (notify_socket < 0)
+			notify_socket = notify_connect();
+		if (notify_socket < 0)
+			return notify_socket;
+		if (sendmsg(notify_socket, &mh, MSG_NOSIGNAL) >= 0)
+			return 0;
+		if (errno != ECONNREFUSED && errno != ENOTCONN && errno != ENOENT)
+			return -errno;
+		notify_socket = safe_close(notify_socket);
+	}
+	return -ECONNREFUSED;
+}
+
 static void notify_fd(struct manager *m, const char *what, const char *name, int fd)
 {
 	_cleanup_free_ char *esc = NULL, *msg = NULL;
@@ -70,9 +131,13 @@ static void notify_fd(struct manager *m, const char *what, const char *name, int
 		return;
 	if (asprintf(&msg, "%s=1\nFDNAME=%s", what, esc) < 0)
 		return;
-	r = fd >= 0 ? sd_pid_notify_with_fds(0, false, msg, &fd, 1) : sd_notify(false, msg);
-	if (r < 0)
-		log_warning_errno(r, "%s: failed to tell systemd %s, ignoring: %m", name, what);
+	r = notify_send(msg, fd);
+	if (r < 0 && !m->notify_warned) {
+		/* Once: with 1000 LEDs a dead notify socket would flood the log. */
+		log_warning_errno(r, "%s: failed to tell systemd %s, ignoring (reported once): %m",
+				  name, what);
+		m->notify_warned = true;
+	}
 }
 
 int fdstore_collect(struct manager *m)

@@ -33,6 +33,7 @@ struct manager {
 	bool reloading;
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify; /* NOTIFY_SOCKET is set: talk to systemd */
+	bool notify_warned;
 
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
 	int *stored_fds;
