@@ -202,7 +202,8 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
 		return r;
 	}
-	log_info("%s: %s (max_brightness %u, brightness %u%s%s).", l->name,
+	/* Adoption matters after a crash; plain creation of 1000 LEDs would flood the journal. */
+	log_full(fd >= 0 ? LOG_INFO : LOG_DEBUG, "%s: %s (max_brightness %u, brightness %u%s%s).", l->name,
 		 fd >= 0 ? "adopted from the fd store" : "created", l->max_brightness,
 		 l->brightness, l->conf->trigger ? ", trigger " : "",
 		 l->conf->trigger ? l->conf->trigger : "");
