@@ -129,13 +129,20 @@ static int log_set(struct led_backend *b, unsigned brightness)
 	if (!p->timer) {
 		r = sd_event_add_time(b->led->manager->event, &p->timer, CLOCK_MONOTONIC,
 				      p->last_usec + interval, 0, on_timer, b);
-		if (r < 0)
-			return r;
-		(void)sd_event_source_set_description(p->timer, "log-ratelimit");
-		return 0;
+		if (r >= 0)
+			(void)sd_event_source_set_description(p->timer, "log-ratelimit");
+	} else {
+		(void)sd_event_source_set_time(p->timer, p->last_usec + interval);
+		r = sd_event_source_set_enabled(p->timer, SD_EVENT_ONESHOT);
 	}
-	(void)sd_event_source_set_time(p->timer, p->last_usec + interval);
-	return sd_event_source_set_enabled(p->timer, SD_EVENT_ONESHOT);
+	if (r < 0) {
+		/* No timer to write it later: write it now rather than never. */
+		p->have_pending = false;
+		p->suppressed = 0;
+		log_emit_change(b, brightness, 0);
+		p->last_usec = now;
+	}
+	return r;
 }
 
 static void log_detach(struct led_backend *b)

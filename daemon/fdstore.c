@@ -151,8 +151,15 @@ int fdstore_collect(struct manager *m)
 	m->stored_fds = calloc((size_t)n, sizeof(int));
 	m->stored_names = calloc((size_t)n, sizeof(char *));
 	if (!m->stored_fds || !m->stored_names) {
+		/* Not kept open unowned: systemd still has its copies for the next start. */
+		for (int i = 0; i < n; i++)
+			safe_close(SD_LISTEN_FDS_START + i);
+		free(m->stored_fds);
+		free(m->stored_names);
+		m->stored_fds = NULL;
+		m->stored_names = NULL;
 		strv_free(names);
-		return -ENOMEM;
+		return log_oom();
 	}
 	for (int i = 0; i < n; i++) {
 		char *name = NULL;

@@ -428,9 +428,15 @@ enum led_change led_compare(const struct led *l, const struct led_conf *conf)
 	/* l->conf gave its backends to l: compare with those. */
 	struct led_conf view = *l->conf;
 
+	enum led_change c;
+
 	view.backends = l->backends;
 	view.n_backends = l->n_backends;
-	return led_conf_compare(&view, conf);
+	c = led_conf_compare(&view, conf);
+	/* What failed to apply last time (a trigger module not loaded yet) is tried again. */
+	if (c == LED_CHANGE_NONE && l->apply_failed)
+		c = LED_CHANGE_UPDATE;
+	return c;
 }
 
 static bool attrs_same(const struct led_conf *a, const struct led_conf *b)
@@ -454,9 +460,9 @@ int led_update(struct led *l, struct led_conf *conf, char **ret_error)
 	int r = 0;
 
 	*ret_error = NULL;
-	default_changed = old->default_mode != conf->default_mode ||
+	default_changed = l->apply_failed || old->default_mode != conf->default_mode ||
 			  old->default_brightness != conf->default_brightness;
-	trigger_changed = !attrs_same(old, conf);
+	trigger_changed = l->apply_failed || !attrs_same(old, conf);
 
 	keep = calloc(conf->n_backends + 1, sizeof(*keep));
 	if (!keep) {
@@ -505,6 +511,7 @@ int led_update(struct led *l, struct led_conf *conf, char **ret_error)
 		r = led_apply_default(l, ret_error);
 	if (r >= 0 && (trigger_changed || default_changed))
 		r = led_apply_trigger(l, ret_error);
+	l->apply_failed = r < 0;
 	(void)led_read_brightness(l);
 	if (n_keep < l->n_backends)
 		led_dispatch(l);

@@ -18,6 +18,7 @@ struct led {
 	const char *name;      /* conf->name */
 	int fd;
 	bool adopted; /* fd came from the fd store */
+	bool apply_failed; /* the last update could not apply trigger/default: retried next reload */
 	unsigned brightness;
 	unsigned max_brightness;
 	sd_event_source *io;

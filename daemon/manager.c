@@ -160,11 +160,13 @@ static bool stored_led_matches(struct manager *m, struct led_conf *lc)
 }
 
 /* systemd drops its copy of a forgotten fd asynchronously: give the kernel a moment to remove
- * the old LED before registering the name again (start-up only, rare). */
+ * the old LED before registering the name again (a recreated LED only, rare). */
 static void wait_led_gone(struct manager *m, const char *name)
 {
 	char path[PATH_MAX];
 
+	if (!m->notify)
+		return; /* no fd store: closing our fd removed it */
 	snprintf(path, sizeof(path), "%s/%s", m->sysfs_leds, name);
 	for (int i = 0; i < 200 && access(path, F_OK) == 0; i++)
 		usleep(10000);
@@ -311,8 +313,8 @@ int manager_start(struct manager *m)
 
 int manager_reload(struct manager *m, char ***ret_errors)
 {
-	_cleanup_strv_free_ char **errors = NULL;
-	size_t n_errors = 0;
+	_cleanup_strv_free_ char **errors = NULL, **recreated = NULL;
+	size_t n_errors = 0, n_recreated = 0;
 	struct conf *c;
 	int r;
 
@@ -341,8 +343,14 @@ int manager_reload(struct manager *m, char ***ret_errors)
 			continue;
 		}
 		log_info("%s: %s.", l->name, nc ? "max_brightness changed, recreating" : "removed");
+		if (nc)
+			(void)strv_append(&recreated, &n_recreated, strdup(l->name));
 		manager_remove_led(m, i, true);
 	}
+	/* Under systemd the fd store's copy keeps a removed LED until systemd has read our
+	 * FDSTOREREMOVE=1: registering its name again before that would fail with EEXIST. */
+	for (size_t i = 0; i < n_recreated; i++)
+		wait_led_gone(m, recreated[i]);
 	/* Then updates in place, which may free resources (a GPIO line) a new LED wants. */
 	for (size_t i = 0; i < c->n_leds; i++) {
 		struct led_conf *nc = c->leds[i];

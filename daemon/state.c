@@ -117,13 +117,17 @@ void led_state_changed(struct led *l)
 	s->pending = true;
 	if (!s->timer) {
 		if (sd_event_add_time_relative(l->manager->event, &s->timer, CLOCK_MONOTONIC,
-					       STATE_SAVE_DELAY_USEC, 0, on_timer, l) < 0)
+					       STATE_SAVE_DELAY_USEC, 0, on_timer, l) < 0) {
+			/* No timer (out of memory): save now rather than lose the value. */
+			(void)state_save(l);
 			return;
+		}
 		(void)sd_event_source_set_description(s->timer, "state-save");
 	} else {
 		(void)sd_event_source_set_time_relative(s->timer, STATE_SAVE_DELAY_USEC);
 	}
-	(void)sd_event_source_set_enabled(s->timer, SD_EVENT_ONESHOT);
+	if (sd_event_source_set_enabled(s->timer, SD_EVENT_ONESHOT) < 0)
+		(void)state_save(l);
 }
 
 void led_state_free(struct led *l)

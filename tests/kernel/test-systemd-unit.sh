@@ -142,6 +142,13 @@ test_reload_dbus() {
 	assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store let go of the removed LED, holds the new one"
 	assert_true "the reload went through the D-Bus method" \
 		journal_has "Reloading the configuration." _PID="$pid"
+	# A new max_brightness recreates the LED: systemd must have let go of the old fd before
+	# the name is registered again, or the kernel answers EEXIST.
+	printf '[sd:new]\nmax_brightness = 7\n' >/etc/uledsd.d/30-new.conf
+	assert_true "systemctl reload (max_brightness changed)" systemctl reload $U
+	assert_eq 7 "$(cat "$L/sd:new/max_brightness" 2>&1)" "a recreated LED has its new max_brightness when reload returns"
+	assert_eq "5 LEDs, 0 errors (reload 2)" "$(prop StatusText)" "STATUS= after recreating an LED"
+	assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store holds the recreated LED once"
 }
 
 # --- kill -9: restarted, the LEDs never disappear, triggers keep running ------------------

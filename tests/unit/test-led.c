@@ -275,6 +275,60 @@ static void test_reload(void)
 	close(p_recreate);
 }
 
+static size_t reload_errors(struct manager *m, const char *want)
+{
+	char **errors = NULL;
+	size_t n = 0;
+	bool saw = !want;
+
+	CHECK_INT(manager_reload(m, &errors), 0, "manager_reload");
+	for (; errors && errors[n]; n++)
+		saw |= want && !!strstr(errors[n], want);
+	CHECK(saw, "reload error: %s", want ? want : "(none expected)");
+	strv_free(errors);
+	return n;
+}
+
+/* A trigger setting that failed to apply on reload is retried by the next reload, even though
+ * the configuration did not change again. */
+static void test_retry(void)
+{
+	struct manager *m = new_manager();
+	char path[256];
+	struct led *l;
+	int peer;
+
+	write_conf("[retry]\n");
+	peer = store_fd(m, "retry", 0, 255);
+	snprintf(path, sizeof(path), "%s/sys/retry/trigger", tmpdir);
+	write_path(path, "none [timer] oneshot\n");
+	CHECK_INT(manager_start(m), 0, "manager_start (retry)");
+	l = manager_find_led(m, "retry");
+	if (!l)
+		return;
+	write_conf("[retry]\ntrigger = timer\ntrigger.delay_on = 10\n");
+	CHECK_INT(reload_errors(m, "has no attribute 'delay_on'"), 1, "missing attribute reported");
+	CHECK(l->apply_failed, "the failure is remembered");
+	CHECK_INT(reload_errors(m, "has no attribute 'delay_on'"), 1,
+		  "an unchanged definition that failed is applied again, and fails again");
+	snprintf(path, sizeof(path), "%s/sys/retry/delay_on", tmpdir);
+	write_path(path, "5\n"); /* two bytes: the daemon writes without O_TRUNC, as sysfs wants */
+	CHECK_INT(reload_errors(m, NULL), 0, "the retry succeeds once the attribute exists");
+	CHECK(!l->apply_failed && manager_find_led(m, "retry") == l, "same LED, no failure left");
+	FILE *f = fopen(path, "re");
+	char v[16] = "";
+	if (f) {
+		if (!fgets(v, sizeof(v), f))
+			v[0] = 0;
+		fclose(f);
+	}
+	CHECK(streq(v, "10"), "delay_on written by the retry");
+	write_path(path, "10\n"); /* as the kernel shows it */
+	CHECK_INT(reload_errors(m, NULL), 0, "after success an unchanged LED is left alone");
+	manager_free(m);
+	close(peer);
+}
+
 int main(void)
 {
 	char p[128];
@@ -291,6 +345,7 @@ int main(void)
 	log_set_max_level(LOG_WARNING);
 	test_forwarding();
 	test_reload();
+	test_retry();
 	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
 	if (system(p) != 0)
 		return 2;
