@@ -32,10 +32,22 @@ for kdir in /usr/src/linux-headers-6.1.*-amd64 /lib/modules/6.12.*/build; do
 done
 [ $kmod_ok -ge 2 ] || { echo "FAIL: kmod was not built against both 6.1 and 6.12 headers"; kmod_fail=$((kmod_fail + 1)); }
 
+# What meson installs to /usr/src/uleds-VERSION goes through dkms add/build/install/remove.
+dkms_ok=0
+for b in /lib/modules/6.1.*/build /lib/modules/6.12.*/build; do
+	[ -d "$b" ] || continue
+	if bash tests/kmod-dkms.sh "$build" "$(basename "$(dirname "$b")")"; then
+		kmod_ok=$((kmod_ok + 1)) dkms_ok=$((dkms_ok + 1))
+	else
+		kmod_fail=$((kmod_fail + 1))
+	fi
+done
+[ $dkms_ok -ge 2 ] || { echo "FAIL: DKMS was not exercised for both 6.1 and 6.12"; kmod_fail=$((kmod_fail + 1)); }
+
 rc=0
 ULEDSD_BUILD_ROOT=$build meson test -C "$build" --print-errorlogs --num-processes 2 "$@" || rc=$?
 
-# One closing line that counts everything, kmod builds included.
+# One closing line that counts everything, kmod builds and DKMS included.
 log=$build/meson-logs/testlog.json
 passed=$(jq -s '[.[] | select(.result == "OK" or .result == "EXPECTEDFAIL")] | length' "$log")
 failed=$(jq -s '[.[] | select(.result != "OK" and .result != "EXPECTEDFAIL" and .result != "SKIP")] | length' "$log")

@@ -48,9 +48,10 @@ apt-get install -y -q --no-install-recommends \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
 	qemu-system-x86 bc jq valgrind
 # pkg/release, not -t: -t would also move systemd and friends to backports versions.
+# dkms here, so the headers it depends on are the backports ones of the same transaction.
 apt-get install -y -q --no-install-recommends \
 	libgpiod-dev/bookworm-backports gpiod/bookworm-backports \
-	linux-image-amd64/bookworm-backports linux-headers-amd64/bookworm-backports
+	linux-image-amd64/bookworm-backports linux-headers-amd64/bookworm-backports dkms
 
 # Newest installed 6.12 kernel that has both an image and headers.
 kver=""
