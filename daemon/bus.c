@@ -326,21 +326,28 @@ static int bus_led_export(struct bus *b, struct led *l)
 	return 1;
 }
 
+static int bus_led_new(struct led *l)
+{
+	struct bus_led *bl;
+
+	bl = calloc(1, sizeof(*bl));
+	if (!bl || sd_bus_path_encode(LED_PATH_PREFIX, l->name, &bl->path) < 0) {
+		free(bl);
+		return log_oom();
+	}
+	l->bus = bl;
+	return 0;
+}
+
 void bus_led_added(struct led *l)
 {
 	struct bus *b = l->manager->bus;
 	struct bus_led *bl;
 	int r;
 
-	if (!b || l->bus)
+	if (!b || l->bus || bus_led_new(l) < 0)
 		return;
-	bl = calloc(1, sizeof(*bl));
-	if (!bl || sd_bus_path_encode(LED_PATH_PREFIX, l->name, &bl->path) < 0) {
-		free(bl);
-		log_oom();
-		return;
-	}
-	l->bus = bl;
+	bl = l->bus;
 	if (bus_led_export(b, l) > 0) {
 		r = sd_bus_emit_object_added(b->bus, bl->path);
 		if (r < 0)
@@ -680,6 +687,11 @@ int bus_start(struct manager *m)
 	(void)sd_event_source_set_description(b->defer, "bus-backends-changed");
 	(void)sd_event_source_set_enabled(b->defer, SD_EVENT_OFF);
 	m->bus = b;
+	/* The LEDs that exist already are exported before the name is requested: a client sees
+	 * the name with every object in place, and no InterfacesAdded flood is built for them. */
+	for (size_t i = 0; i < m->n_leds; i++)
+		if (!m->leds[i]->bus)
+			(void)bus_led_new(m->leds[i]);
 	(void)bus_try(b);
 	return 0;
 }

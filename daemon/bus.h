@@ -5,8 +5,9 @@
 struct manager;
 struct led;
 
-/* Connect to the bus chosen by m->bus_kind (BUS_KIND_NONE: do nothing). No bus is not an
- * error: uledsd warns once and connects when the bus appears. */
+/* Connect to the bus chosen by m->bus_kind (BUS_KIND_NONE: do nothing), export the LEDs that
+ * exist, then request the name. No bus is not an error: uledsd warns once and connects when
+ * the bus appears. */
 int bus_start(struct manager *m);
 void bus_stop(struct manager *m);
 

@@ -292,8 +292,6 @@ int manager_start(struct manager *m)
 	r = load_conf(m, &c, NULL, NULL);
 	if (r < 0)
 		return r;
-	/* D-Bus first, so the objects of the LEDs appear as they are created. */
-	(void)bus_start(m);
 	for (size_t i = 0; i < c->n_leds; i++) {
 		r = manager_add_led(m, TAKE_PTR(c->leds[i]), NULL, NULL);
 		if (r == -ENOMEM) {
@@ -302,6 +300,9 @@ int manager_start(struct manager *m)
 		}
 	}
 	conf_free(c);
+	/* D-Bus after the LEDs: their objects are in place before the name is taken, so no
+	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
+	(void)bus_start(m);
 	/* Stored fds of LEDs that are no longer configured: let them go. */
 	fdstore_release_unused(m);
 	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */

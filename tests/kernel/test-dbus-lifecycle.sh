@@ -31,10 +31,24 @@ max_brightness = 10
 C
 
 start_dbus "$src/conf/io.uledsd1.conf" || exit 1
+# Start-up: the objects are exported before the name is requested, so a client that sees the
+# name finds them all (GetManagedObjects), and no InterfacesAdded is sent for them.
+dbus-monitor --system "type='signal',path_namespace='/io/uledsd1'" \
+	"type='signal',member='NameOwnerChanged',arg0='io.uledsd1'" >"$work/mon0" 2>&1 &
+mon0=$!
+_lib_bg_pids+=("$mon0")
+wait_for 5 grep -q NameAcquired "$work/mon0" || sleep 1
 bg_start "$uledsd" --bus system --config-dir "$work" 2>"$work/log"
 pid=$BG_PID
 assert_true "uledsd serves io.uledsd1" wait_for 10 serving
+objects=$("${B[@]}" call io.uledsd1 /io/uledsd1 org.freedesktop.DBus.ObjectManager GetManagedObjects)
+lists_both() { grep -qF "\"$a\"" <<<"$objects" && grep -qF "\"$b\"" <<<"$objects"; }
+assert_true "GetManagedObjects, as soon as the name is there, lists life:a and life:b" lists_both
 assert_true "life:a is exported" wait_for 5 sh -c "busctl --system tree io.uledsd1 | grep -q '$a\$'"
+sleep 0.5
+kill "$mon0"
+assert_true "the monitor saw io.uledsd1 appear" grep -q "string \"io.uledsd1\"" "$work/mon0"
+assert_true "no InterfacesAdded for the LEDs of the start" sh -c "! grep -q member=InterfacesAdded '$work/mon0'"
 dbus-monitor --system "type='signal',path_namespace='/io/uledsd1'" >"$work/mon" 2>&1 &
 _lib_bg_pids+=("$!")
 wait_for 5 grep -q NameLost "$work/mon" || sleep 1
