@@ -168,6 +168,8 @@ static void chips_cache_clear(struct gpio_watcher *w)
 		free(e->lines);
 		free(e->label);
 		free(e->name);
+		if (e->chip)
+			gpiod_chip_close(e->chip);
 	}
 	free(w->chips);
 	w->chips = NULL;
@@ -181,6 +183,7 @@ static void chip_entry_fill(struct gpio_chip_entry *e, struct gpiod_chip *c)
 
 	if (!info)
 		return;
+	e->chip = c; /* only a chip whose info was read serves from the cache */
 	e->label = strdup(gpiod_chip_info_get_label(info));
 	e->n_lines = (unsigned)gpiod_chip_info_get_num_lines(info);
 	e->lines = calloc(e->n_lines ? e->n_lines : 1, sizeof(char *));
@@ -214,13 +217,14 @@ static int chips_cache_load(struct gpio_watcher *w)
 	if (!w->chips)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		_cleanup_(gpiod_chip_closep) struct gpiod_chip *c =
-			chip_open_in(w->manager->dev_dir, names[i]);
+		struct gpiod_chip *c = chip_open_in(w->manager->dev_dir, names[i]);
 
 		if (!c)
 			continue;
 		w->chips[w->n_chips].name = TAKE_PTR(names[i]);
-		chip_entry_fill(&w->chips[w->n_chips++], c);
+		chip_entry_fill(&w->chips[w->n_chips], c);
+		if (!w->chips[w->n_chips++].chip)
+			gpiod_chip_close(c);
 	}
 	w->chips_valid = true;
 	return 0;
@@ -242,17 +246,29 @@ static int chip_entry_line(const struct gpio_chip_entry *e, const char *line)
 	return -ENOENT;
 }
 
+/* The chip of p. From the scan (*ret_entry set, the chip borrowed from it: valid until the
+ * next chip event) or opened for the caller (*ret_entry NULL, the caller closes it). */
 static int chip_find(struct gpio_backend *p, const char *dev_dir, struct gpiod_chip **ret_chip,
-		     char **ret_why)
+		     const struct gpio_chip_entry **ret_entry, char **ret_why)
 {
-	_cleanup_(gpiod_chip_closep) struct gpiod_chip *found = NULL;
+	const struct gpio_chip_entry *found = NULL;
 	char matches[256] = "";
 	size_t n_found = 0;
 	int r;
 
+	*ret_entry = NULL;
 	if (p->chip && (strchr(p->chip, '/') || gpio_is_chip_name(p->chip))) {
 		char path[PATH_MAX];
 
+		/* gpiochipN: the scan has it open (one scan serves every LED at start-up). */
+		if (!strchr(p->chip, '/') && chips_cache_load(p->watcher) >= 0) {
+			found = chips_cache_get(p->watcher, p->chip);
+			if (found && found->chip) {
+				*ret_chip = found->chip;
+				*ret_entry = found;
+				return 0;
+			}
+		}
 		if (strchr(p->chip, '/'))
 			snprintf(path, sizeof(path), "%s", p->chip);
 		else
@@ -281,12 +297,13 @@ static int chip_find(struct gpio_backend *p, const char *dev_dir, struct gpiod_c
 			continue;
 		append_name(matches, sizeof(matches), e->name);
 		if (n_found++ == 0)
-			found = chip_open_in(dev_dir, e->name);
+			found = e;
 	}
-	if (n_found == 1 && !found)
-		n_found = 0; /* gone since the scan */
+	if (n_found == 1 && !found->chip)
+		n_found = 0;
 	if (n_found == 1) {
-		*ret_chip = TAKE_PTR(found);
+		*ret_chip = found->chip;
+		*ret_entry = found;
 		return 0;
 	}
 	if (p->chip && n_found == 0)
@@ -405,16 +422,20 @@ static bool line_busy(struct gpio_backend *p, struct gpiod_chip **chip, const ch
 static void gpio_try_attach(struct gpio_backend *p)
 {
 	struct manager *m = p->watcher->manager;
-	_cleanup_(gpiod_chip_closep) struct gpiod_chip *chip = NULL;
+	_cleanup_(gpiod_chip_closep) struct gpiod_chip *owned = NULL;
 	_cleanup_(gpiod_chip_info_freep) struct gpiod_chip_info *info = NULL;
+	const struct gpio_chip_entry *e;
+	struct gpiod_chip *chip;
 	_cleanup_free_ char *why = NULL;
+	const char *label;
 	char line_desc[160];
+	size_t n_lines;
 	int value, r;
 
 	if (p->request)
 		return;
 	busy_stop(p);
-	r = chip_find(p, m->dev_dir, &chip, &why);
+	r = chip_find(p, m->dev_dir, &chip, &e, &why);
 	if (r < 0) {
 		/* After a removal (logged already) the chip's absence is no news. */
 		gpio_report(p, false, r != -ENOENT ? LOG_ERR : p->lost ? LOG_DEBUG : LOG_WARNING,
@@ -422,38 +443,39 @@ static void gpio_try_attach(struct gpio_backend *p)
 			    why ? why : strerror(-r));
 		return;
 	}
-	info = gpiod_chip_get_info(chip);
-	if (!info) {
-		gpio_report(p, false, LOG_ERR, NULL, "cannot read chip info of %s: %s",
-			    gpiod_chip_get_path(chip), strerror(errno));
-		return;
+	if (!e) {
+		owned = chip;
+		info = gpiod_chip_get_info(chip);
+		if (!info) {
+			gpio_report(p, false, LOG_ERR, NULL, "cannot read chip info of %s: %s",
+				    gpiod_chip_get_path(chip), strerror(errno));
+			return;
+		}
 	}
 	free(p->chip_name);
-	p->chip_name = strdup(gpiod_chip_info_get_name(info));
+	p->chip_name = strdup(e ? e->name : gpiod_chip_info_get_name(info));
 	if (!p->chip_name) {
 		gpio_report(p, false, LOG_ERR, NULL, "out of memory");
 		return;
 	}
+	label = e ? (e->label ? e->label : "") : gpiod_chip_info_get_label(info);
+	n_lines = e ? e->n_lines : gpiod_chip_info_get_num_lines(info);
 	if (p->by_offset) {
-		if (p->offset >= gpiod_chip_info_get_num_lines(info)) {
+		if (p->offset >= n_lines) {
 			gpio_report(p, false, LOG_ERR, "Fix gpio.line (gpioinfo lists the lines)",
 				    "line offset %u is past the %zu lines of %s (0-%zu)", p->offset,
-				    gpiod_chip_info_get_num_lines(info), p->chip_name,
-				    gpiod_chip_info_get_num_lines(info) - 1);
+				    n_lines, p->chip_name, n_lines - 1);
 			return;
 		}
 		p->line_offset = p->offset;
 		snprintf(line_desc, sizeof(line_desc), "line %u on %s", p->line_offset, p->chip_name);
 	} else {
-		const struct gpio_chip_entry *e =
-			chips_cache_load(p->watcher) >= 0 ? chips_cache_get(p->watcher, p->chip_name)
-							  : NULL;
-
+		if (!e && chips_cache_load(p->watcher) >= 0)
+			e = chips_cache_get(p->watcher, p->chip_name);
 		r = e ? chip_entry_line(e, p->line) : gpiod_chip_get_line_offset_from_name(chip, p->line);
 		if (r < 0) {
 			gpio_report(p, false, LOG_ERR, "Fix gpio.line or gpio.chip (gpioinfo lists the lines)",
-				    "%s ('%s') has no line named '%s'", p->chip_name,
-				    gpiod_chip_info_get_label(info), p->line);
+				    "%s ('%s') has no line named '%s'", p->chip_name, label, p->line);
 			return;
 		}
 		p->line_offset = (unsigned)r;
@@ -468,7 +490,15 @@ static void gpio_try_attach(struct gpio_backend *p)
 			break;
 		r = -errno;
 		if (r == -EBUSY) {
-			if (line_busy(p, &chip, line_desc) && attempt == 0)
+			/* Watching for the release needs a chip handle of its own. */
+			if (!owned)
+				owned = gpiod_chip_open(gpiod_chip_get_path(chip));
+			if (!owned) {
+				gpio_report(p, false, LOG_ERR, NULL, "%s is busy; cannot open %s: %s",
+					    line_desc, gpiod_chip_get_path(chip), strerror(errno));
+				return;
+			}
+			if (line_busy(p, &owned, line_desc) && attempt == 0)
 				continue; /* released in the meantime */
 			return;
 		}

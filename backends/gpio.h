@@ -49,6 +49,7 @@ struct gpio_chip_entry {
 	char *label;
 	char **lines; /* line names (NULL entries for unnamed lines) */
 	unsigned n_lines;
+	struct gpiod_chip *chip; /* kept open from the scan: one open for all its LEDs */
 };
 
 struct gpio_watcher {

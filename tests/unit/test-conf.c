@@ -330,6 +330,30 @@ static void test_gpio(void)
 	CHECK(conf_find(c, "a") && !conf_find(c, "x"), "first user of the line kept");
 	conf_free(c);
 
+	/* Several users: each later one cites the first (sorted claims, definition order kept),
+	 * and other lines of the same chip are not affected. */
+	c = parse("[z]\nbackends = gpio\ngpio.chip = gpiochip2\ngpio.line = 4\n"
+		  "[b]\nbackends = gpio\ngpio.chip = gpiochip2\ngpio.line = 3\n"
+		  "[a]\nbackends = gpio\ngpio.chip = gpiochip2\ngpio.line = 3\n"
+		  "[y]\nbackends = gpio\ngpio.chip = gpiochip2\ngpio.line = 5\n"
+		  "[c]\nbackends = log gpio\ngpio.chip = gpiochip2\ngpio.line = 3\n");
+	CHECK_INT(c->n_errors, 2, "two later users of one line reported");
+	if (c->n_errors == 2) {
+		CHECK_STR(c->errors[0],
+			  "t.conf:10: [a] uses GPIO line 3 on gpiochip2, which [b] at t.conf:6 already uses; give each LED its own.",
+			  "second user cites the first");
+		CHECK_STR(c->errors[1],
+			  "t.conf:18: [c] uses GPIO line 3 on gpiochip2, which [b] at t.conf:6 already uses; give each LED its own.",
+			  "third user cites the first too");
+	}
+	CHECK(conf_find(c, "z") && conf_find(c, "b") && conf_find(c, "y") && !conf_find(c, "a") &&
+		      !conf_find(c, "c") && c->n_leds == 3,
+	      "first user and the other lines kept, in order");
+	CHECK(c->n_leds == 3 && streq(c->leds[0]->name, "z") && streq(c->leds[1]->name, "b") &&
+		      streq(c->leds[2]->name, "y"),
+	      "kept LEDs stay in definition order");
+	conf_free(c);
+
 	/* Reload identity: the same settings keep the line, any change moves it. */
 	struct conf *a = parse("[l]\nbackends = gpio\ngpio.chip = gpiochip1\ngpio.line = LED\n");
 	struct conf *b = parse("[l]\nbackends = gpio\ngpio.line = LED\ngpio.chip = /dev/gpiochip1\n");
