@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/* uledsctl's side of io.uledsd1: connecting, reading LED objects, errors turned into exit codes. */
+#include <errno.h>
+#include <stdarg.h>
+
+#include "ctl.h"
+
+#define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
+
+int ctl_connect(struct ctl *c)
+{
+	int r;
+
+	if (c->address) {
+		r = sd_bus_new(&c->bus);
+		if (r >= 0)
+			r = sd_bus_set_address(c->bus, c->address);
+		if (r >= 0)
+			r = sd_bus_set_bus_client(c->bus, 1);
+		if (r >= 0)
+			r = sd_bus_start(c->bus);
+	} else if (streq(c->bus_kind, "session")) {
+		r = sd_bus_open_user(&c->bus);
+	} else {
+		r = sd_bus_open_system(&c->bus);
+	}
+	if (r < 0 && c->address)
+		return ctl_fail(c, CTL_EXIT_NOT_RUNNING, "Cannot connect to the bus at '%s': %s.",
+				c->address, strerror(-r));
+	if (r < 0)
+		return ctl_fail(c, CTL_EXIT_NOT_RUNNING,
+				"Cannot connect to the %s bus: %s. uledsd answers there; is "
+				"dbus-daemon running?",
+				c->bus_kind, strerror(-r));
+	return 0;
+}
+
+int ctl_fail(struct ctl *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("uledsctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...)
+{
+	const char *name = e && sd_bus_error_is_set(e) ? e->name : NULL;
+	const char *msg = name && e->message ? e->message : strerror(r < 0 ? -r : EIO);
+	_cleanup_free_ char *what = NULL;
+	va_list ap;
+
+	if (name && (streq(name, SD_BUS_ERROR_SERVICE_UNKNOWN) ||
+		     streq(name, SD_BUS_ERROR_NAME_HAS_NO_OWNER)))
+		return ctl_fail(c, CTL_EXIT_NOT_RUNNING,
+				"uledsd is not running: nobody owns %s on the %s. Start it "
+				"(systemctl start uledsd) and try again.",
+				BUS_NAME, c->bus_desc);
+	if (!name && (r == -ECONNRESET || r == -ENOTCONN || r == -EPIPE))
+		return ctl_fail(c, CTL_EXIT_NOT_RUNNING,
+				"Lost the connection to the %s; is dbus-daemon running?",
+				c->bus_desc);
+	/* The daemon's own text names busctl; a uledsctl user wants the uledsctl way. */
+	if (name && streq(name, SD_BUS_ERROR_ACCESS_DENIED))
+		return ctl_fail(c, CTL_EXIT_FAILURE,
+				"Permission denied: 'uledsctl %s' changes state, which uledsd "
+				"allows for root only. Run it as root (sudo uledsctl %s ...).",
+				c->command, c->command);
+	if (name && (streq(name, SD_BUS_ERROR_NO_REPLY) || streq(name, SD_BUS_ERROR_TIMEOUT)))
+		return ctl_fail(c, CTL_EXIT_FAILURE,
+				"uledsd did not answer in time; it may be busy or hung (journalctl "
+				"-u uledsd).");
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	va_end(ap);
+	return ctl_fail(c, CTL_EXIT_FAILURE, "%s: %s", what ? what : "Failed", msg);
+}
+
+int ctl_led_path(struct ctl *c, const char *name, char **ret)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *path;
+	int r;
+
+	r = sd_bus_call_method(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetLED", &e, &reply,
+			       "s", name);
+	if (r < 0 && sd_bus_error_has_name(&e, ERROR_UNKNOWN_LED))
+		r = ctl_fail(
+		    c, CTL_EXIT_FAILURE,
+		    "No LED named '%s' is managed by uledsd; 'uledsctl list' shows those that are.",
+		    name);
+	else if (r < 0)
+		r = ctl_error(c, r, &e, "Failed to look up LED '%s'", name);
+	else if ((r = sd_bus_message_read(reply, "o", &path)) < 0)
+		r = ctl_error(c, r, NULL, "Unexpected GetLED reply for '%s'", name);
+	else if (!(*ret = strdup(path)))
+		r = ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
+	else
+		r = 0;
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(reply);
+	return r;
+}
+
+static int read_backends(struct ctl_led *l, sd_bus_message *m)
+{
+	const char *name, *state;
+	int ok, r;
+
+	for (size_t i = 0; i < l->n_backends; i++) {
+		free(l->backends[i].name);
+		free(l->backends[i].state);
+	}
+	l->n_backends = 0;
+	r = sd_bus_message_enter_container(m, 'v', "a(sbs)");
+	if (r < 0)
+		return r;
+	r = sd_bus_message_enter_container(m, 'a', "(sbs)");
+	if (r < 0)
+		return r;
+	while ((r = sd_bus_message_read(m, "(sbs)", &name, &ok, &state)) > 0) {
+		struct ctl_backend *b;
+
+		b = realloc(l->backends, (l->n_backends + 1) * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		l->backends = b;
+		b += l->n_backends;
+		*b = (struct ctl_backend){.name = strdup(name), .ok = ok, .state = strdup(state)};
+		if (!b->name || !b->state)
+			return -ENOMEM;
+		l->n_backends++;
+	}
+	if (r < 0)
+		return r;
+	r = sd_bus_message_exit_container(m);
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
+static int read_string(sd_bus_message *m, char **s)
+{
+	const char *v;
+	int r;
+
+	r = sd_bus_message_read(m, "v", "s", &v);
+	if (r < 0)
+		return r;
+	free(*s);
+	*s = strdup(v);
+	return *s ? 0 : -ENOMEM;
+}
+
+/* An a{sv} of io.uledsd1.LED properties (GetAll, PropertiesChanged, InterfacesAdded). Unknown
+ * properties are skipped, so a newer daemon works with an older uledsctl. */
+int ctl_led_read_props(struct ctl_led *l, sd_bus_message *m)
+{
+	const char *key;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	if (r < 0)
+		return r;
+	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		int b;
+
+		r = sd_bus_message_read(m, "s", &key);
+		if (r < 0)
+			return r;
+		if (streq(key, "Name"))
+			r = read_string(m, &l->name);
+		else if (streq(key, "Trigger"))
+			r = read_string(m, &l->trigger);
+		else if (streq(key, "Brightness"))
+			r = sd_bus_message_read(m, "v", "u", &l->brightness);
+		else if (streq(key, "MaxBrightness"))
+			r = sd_bus_message_read(m, "v", "u", &l->max_brightness);
+		else if (streq(key, "Backends"))
+			r = read_backends(l, m);
+		else if (streq(key, "Transient") && (r = sd_bus_message_read(m, "v", "b", &b)) >= 0)
+			l->transient = b;
+		else
+			r = sd_bus_message_skip(m, "v");
+		if (r < 0)
+			return r;
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
+/* The a{sa{sv}} of one object: returns 1 when it carries io.uledsd1.LED. */
+int ctl_led_read_object(struct ctl_led *l, sd_bus_message *m)
+{
+	const char *iface;
+	bool found = false;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', "{sa{sv}}");
+	if (r < 0)
+		return r;
+	while ((r = sd_bus_message_enter_container(m, 'e', "sa{sv}")) > 0) {
+		r = sd_bus_message_read(m, "s", &iface);
+		if (r < 0)
+			return r;
+		if (streq(iface, LED_IFACE)) {
+			found = true;
+			r = ctl_led_read_props(l, m);
+		} else {
+			r = sd_bus_message_skip(m, "a{sv}");
+		}
+		if (r < 0)
+			return r;
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	r = sd_bus_message_exit_container(m);
+	return r < 0 ? r : found;
+}
+
+void ctl_led_clear(struct ctl_led *l)
+{
+	for (size_t i = 0; i < l->n_backends; i++) {
+		free(l->backends[i].name);
+		free(l->backends[i].state);
+	}
+	free(l->backends);
+	free(l->path);
+	free(l->name);
+	free(l->trigger);
+	*l = (struct ctl_led){0};
+}
+
+void ctl_leds_free(struct ctl_led *leds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ctl_led_clear(&leds[i]);
+	free(leds);
+}
+
+static int led_compare(const void *a, const void *b)
+{
+	const struct ctl_led *x = a, *y = b;
+
+	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+/* By name, as systemctl and ls do: the daemon's order (configuration order, a hash) means
+ * nothing to a reader. */
+void ctl_leds_sort(struct ctl_led *leds, size_t n)
+{
+	if (n > 1)
+		qsort(leds, n, sizeof(*leds), led_compare);
+}
+
+bool ctl_led_has_backend(const struct ctl_led *l, const char *name)
+{
+	for (size_t i = 0; i < l->n_backends; i++)
+		if (streq(l->backends[i].name, name))
+			return true;
+	return false;
+}
+
+/* Every LED with its properties in one round trip (GetManagedObjects), sorted by name.
+ * Returns -errno, with the bus error in *e; ctl_get_leds says what went wrong. */
+int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error *e)
+{
+	sd_bus_message *reply = NULL;
+	struct ctl_led *leds = NULL;
+	size_t n = 0;
+	int r;
+
+	r = sd_bus_call_method(bus, BUS_NAME, MANAGER_PATH, "org.freedesktop.DBus.ObjectManager",
+			       "GetManagedObjects", e, &reply, NULL);
+	if (r >= 0)
+		r = sd_bus_message_enter_container(reply, 'a', "{oa{sa{sv}}}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(reply, 'e', "oa{sa{sv}}")) > 0) {
+		struct ctl_led l = {0};
+		const char *path;
+		struct ctl_led *t;
+
+		r = sd_bus_message_read(reply, "o", &path);
+		if (r >= 0)
+			r = ctl_led_read_object(&l, reply);
+		if (r > 0 && l.name && (l.path = strdup(path)) &&
+		    (t = realloc(leds, (n + 1) * sizeof(*t)))) {
+			leds = t;
+			leds[n++] = l;
+		} else {
+			ctl_led_clear(&l);
+		}
+		if (r >= 0)
+			r = sd_bus_message_exit_container(reply);
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0) {
+		ctl_leds_free(leds, n);
+		return r;
+	}
+	ctl_leds_sort(leds, n);
+	*ret = leds;
+	*ret_n = n;
+	return 0;
+}
+
+int ctl_get_leds(struct ctl *c, struct ctl_led **ret, size_t *ret_n)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int r;
+
+	r = ctl_read_leds(c->bus, ret, ret_n, &e);
+	if (r < 0)
+		r = ctl_error(c, r, &e, "Failed to list the LEDs");
+	sd_bus_error_free(&e);
+	return r;
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT
+/* The one-shot commands: list, status, get, set, trigger, reload. */
+#include <errno.h>
+
+#include "ctl.h"
+#include "value.h"
+
+#define ERROR_UNKNOWN_PROPERTY "org.freedesktop.DBus.Error.UnknownProperty"
+/* Reload is synchronous and waits for the kernel; give it longer than sd-bus's 25 s. */
+#define RELOAD_TIMEOUT_USEC (120ULL * 1000000ULL)
+
+static void strv_freep(char ***l)
+{
+	if (*l)
+		for (char **s = *l; *s; s++)
+			free(*s);
+	free(*l);
+}
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
+
+static void bus_error_freep(sd_bus_error *e)
+{
+	sd_bus_error_free(e);
+}
+#define _cleanup_bus_error_ _cleanup_(bus_error_freep)
+
+/* "log, gpio (waiting for gpiochip3)": a working backend by name, a failing one with why. */
+static char *backends_summary(const struct ctl_led *l, bool *all_ok)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	*all_ok = true;
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < l->n_backends; i++) {
+		const struct ctl_backend *b = &l->backends[i];
+
+		fprintf(f, "%s%s", i ? ", " : "", b->name);
+		if (!b->ok) {
+			fprintf(f, " (%s)", b->state);
+			*all_ok = false;
+		}
+	}
+	if (l->n_backends == 0)
+		fputs("-", f);
+	fclose(f);
+	return s;
+}
+
+int cmd_list(struct ctl *c, char **args, size_t n)
+{
+	static const char *const headers[] = {"", "LED", "BRIGHTNESS", "TRIGGER", "BACKENDS"};
+	struct ctl_led *leds = NULL;
+	struct table *t;
+	size_t n_leds = 0;
+	/* The lamp column only on a terminal: scripts get plain fields. */
+	size_t skip = c->tty ? 0 : 1;
+	int r;
+
+	r = ctl_get_leds(c, &leds, &n_leds);
+	if (r > 0)
+		return r;
+	if (c->json) {
+		struct json j = {.f = stdout, .pretty = c->tty};
+
+		json_begin(&j, '[');
+		for (size_t i = 0; i < n_leds; i++)
+			json_led(&j, &leds[i]);
+		json_end(&j, ']');
+		ctl_leds_free(leds, n_leds);
+		return CTL_EXIT_OK;
+	}
+	t = table_new(ELEMENTSOF(headers) - skip, headers + skip);
+	if (!t) {
+		ctl_leds_free(leds, n_leds);
+		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
+	}
+	table_set_right(t, 2 - skip);
+	for (size_t i = 0; i < n_leds; i++) {
+		const struct ctl_led *l = &leds[i];
+		_cleanup_free_ char *name = NULL, *bright = NULL, *backends = NULL;
+		char lamp[32];
+		bool ok;
+
+		ctl_lamp_color(c, l, lamp);
+		backends = backends_summary(l, &ok);
+		if (asprintf(&name, "%s%s", l->name, l->transient ? " (transient)" : "") < 0)
+			name = NULL;
+		if (asprintf(&bright, "%u/%u", l->brightness, l->max_brightness) < 0)
+			bright = NULL;
+		const char *cells[] = {ctl_lamp_glyph(l), name, bright, l->trigger, backends};
+		const char *colors[] = {lamp, NULL, NULL, NULL, ok ? NULL : ANSI_RED};
+		table_add(t, cells + skip, colors + skip);
+	}
+	ctl_pager_open(c);
+	table_print(c, t, stdout);
+	if (c->tty && n_leds == 0)
+		printf("No LEDs: uledsd manages none (see uledsd.conf(5)).\n");
+	table_free(t);
+	ctl_leds_free(leds, n_leds);
+	return CTL_EXIT_OK;
+}
+
+static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
+{
+	unsigned pct = l->max_brightness
+			   ? (l->brightness * 100U + l->max_brightness / 2) / l->max_brightness
+			   : 0;
+
+	ctl_lamp(c, stdout, l);
+	printf(" %s%s%s%s\n", ctl_ansi(c, ANSI_BOLD), l->name, ctl_ansi(c, ANSI_RESET),
+	       l->transient ? " (transient)" : "");
+	printf("        Path: %s\n", l->path);
+	printf("  Brightness: %u/%u (%u%%)\n", l->brightness, l->max_brightness, pct);
+	printf("     Trigger: %s\n", l->trigger);
+	for (size_t i = 0; i < l->n_backends; i++) {
+		const struct ctl_backend *b = &l->backends[i];
+
+		printf("    %s %s%s: %s%s\n",
+		       i ? "        " : "Backends:", b->ok ? "" : ctl_ansi(c, ANSI_RED), b->name,
+		       b->state, b->ok ? "" : ctl_ansi(c, ANSI_RESET));
+	}
+	if (l->n_backends == 0)
+		printf("    Backends: none\n");
+}
+
+int cmd_status(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_free_ char *version = NULL;
+	_cleanup_strv_free_ char **errors = NULL;
+	struct ctl_led *leds = NULL;
+	size_t n_leds = 0, n_shown = 0;
+	bool *shown = NULL, errors_known = true;
+	int r, ret = CTL_EXIT_OK;
+
+	r = sd_bus_get_property_string(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "Version", &e,
+				       &version);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read uledsd's version");
+	/* LoadErrors is not in every uledsd: without it, say so rather than claim "no errors". */
+	r = sd_bus_get_property_strv(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "LoadErrors",
+				     &e, &errors);
+	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
+		return ctl_error(c, r, &e, "Failed to read the errors of the last load");
+	errors_known = r >= 0;
+	r = ctl_get_leds(c, &leds, &n_leds);
+	if (r > 0)
+		return r;
+	shown = calloc(n_leds + 1, sizeof(bool));
+	if (!shown) {
+		ctl_leds_free(leds, n_leds);
+		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
+	}
+	for (size_t a = 0; a < n; a++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n_leds; i++)
+			if (streq(leds[i].name, args[a])) {
+				shown[i] = found = true;
+				n_shown++;
+			}
+		if (!found)
+			ret = ctl_fail(c, CTL_EXIT_FAILURE,
+				       "No LED named '%s' is managed by uledsd; 'uledsctl list' "
+				       "shows those that are.",
+				       args[a]);
+	}
+	if (n == 0)
+		for (size_t i = 0; i < n_leds; i++)
+			shown[i] = true;
+
+	if (c->json) {
+		struct json j = {.f = stdout, .pretty = c->tty};
+
+		json_begin(&j, '{');
+		json_key(&j, "version");
+		json_string(&j, version);
+		json_key(&j, "bus");
+		json_string(&j, c->address ? c->address : c->bus_kind);
+		json_key(&j, "led_count");
+		json_uint(&j, n_leds);
+		json_key(&j, "errors");
+		json_strv(&j, errors_known ? errors : NULL);
+		json_key(&j, "leds");
+		json_begin(&j, '[');
+		for (size_t i = 0; i < n_leds; i++)
+			if (shown[i])
+				json_led(&j, &leds[i]);
+		json_end(&j, ']');
+		json_end(&j, '}');
+	} else {
+		size_t n_errors = 0;
+
+		for (char **s = errors; s && *s; s++)
+			n_errors++;
+		ctl_pager_open(c);
+		printf("%suledsd %s%s on the %s: %zu LED%s\n", ctl_ansi(c, ANSI_BOLD), version,
+		       ctl_ansi(c, ANSI_RESET), c->bus_desc, n_leds, n_leds == 1 ? "" : "s");
+		if (!errors_known)
+			printf("Errors: not reported by this uledsd ('sudo uledsctl reload' lists "
+			       "them)\n");
+		else if (n_errors == 0)
+			printf("Errors: none in the last (re)load\n");
+		else
+			printf("Errors: %s%zu in the last (re)load%s\n", ctl_ansi(c, ANSI_RED),
+			       n_errors, ctl_ansi(c, ANSI_RESET));
+		for (char **s = errors; s && *s; s++)
+			printf("  %s\n", *s);
+		for (size_t i = 0; i < n_leds; i++)
+			if (shown[i]) {
+				putchar('\n');
+				print_led_detail(c, &leds[i]);
+			}
+	}
+	free(shown);
+	ctl_leds_free(leds, n_leds);
+	return ret;
+}
+
+int cmd_get(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_free_ char *path = NULL;
+	uint32_t v;
+	int r;
+
+	r = ctl_led_path(c, args[0], &path);
+	if (r > 0)
+		return r;
+	r = sd_bus_get_property_trivial(c->bus, BUS_NAME, path, LED_IFACE, "Brightness", &e, 'u',
+					&v);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read the brightness of '%s'", args[0]);
+	printf("%u\n", v);
+	return CTL_EXIT_OK;
+}
+
+int cmd_set(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_free_ char *path = NULL;
+	uint32_t max, v;
+	int r;
+
+	r = ctl_led_path(c, args[0], &path);
+	if (r > 0)
+		return r;
+	r = sd_bus_get_property_trivial(c->bus, BUS_NAME, path, LED_IFACE, "MaxBrightness", &e, 'u',
+					&max);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read the max_brightness of '%s'", args[0]);
+	r = ctl_parse_value(args[1], max, &v);
+	if (r == -ERANGE)
+		return ctl_fail(c, CTL_EXIT_FAILURE,
+				"%s is out of range for LED '%s': use 0 to %u (its "
+				"max_brightness), on, off or 0%% to 100%%.",
+				args[1], args[0], max);
+	if (r < 0)
+		return ctl_fail(c, CTL_EXIT_FAILURE,
+				"'%s' is not a brightness: use a number from 0 to %u, on, off or a "
+				"percentage such as 50%%.",
+				args[1], max);
+	r = sd_bus_call_method(c->bus, BUS_NAME, path, LED_IFACE, "SetBrightness", &e, NULL, "u",
+			       v);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to set the brightness of '%s'", args[0]);
+	return CTL_EXIT_OK;
+}
+
+/* Without a trigger: the available ones, the selected one marked, as sysfs's [brackets] do. */
+static int list_triggers(struct ctl *c, const char *name, const char *path)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_free_ char *current = NULL;
+	_cleanup_strv_free_ char **all = NULL;
+	bool listed = false;
+	int r;
+
+	r = sd_bus_get_property_string(c->bus, BUS_NAME, path, LED_IFACE, "Trigger", &e, &current);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read the trigger of '%s'", name);
+	r = sd_bus_get_property_strv(c->bus, BUS_NAME, path, LED_IFACE, "AvailableTriggers", &e,
+				     &all);
+	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
+		return ctl_error(c, r, &e, "Failed to read the available triggers of '%s'", name);
+	for (char **s = all; s && *s; s++) {
+		bool sel = streq(*s, current);
+
+		listed = listed || sel;
+		printf("%s %s%s%s\n", sel ? "*" : " ", sel ? ctl_ansi(c, ANSI_GREEN) : "", *s,
+		       sel ? ctl_ansi(c, ANSI_RESET) : "");
+	}
+	if (!listed)
+		printf("* %s%s%s\n", ctl_ansi(c, ANSI_GREEN), current, ctl_ansi(c, ANSI_RESET));
+	if (!all) {
+		fflush(stdout);
+		fprintf(stderr, "uledsctl: this uledsd does not tell the available triggers (no "
+				"AvailableTriggers property); only the selected one is shown.\n");
+	}
+	return CTL_EXIT_OK;
+}
+
+static bool is_attribute(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	/* A sysfs file name of the LED: not empty, no path. */
+	return eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg)) && strncmp(arg, ".=", 2) &&
+	       strncmp(arg, "..=", 3);
+}
+
+static int set_attributes(struct ctl *c, const char *name, const char *path, const char *trigger,
+			  char **attrs, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	int r;
+
+	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, path, LED_IFACE,
+					   "SetTriggerAttributes");
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'a', "(ss)");
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		char *eq = strchr(attrs[i], '=');
+
+		*eq = '\0';
+		r = sd_bus_message_append(m, "(ss)", attrs[i], eq + 1);
+		*eq = '=';
+	}
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r >= 0)
+		r = sd_bus_call(c->bus, m, 0, &e, NULL);
+	sd_bus_message_unref(m);
+	if (r >= 0)
+		return CTL_EXIT_OK;
+	if (sd_bus_error_has_name(&e, SD_BUS_ERROR_UNKNOWN_METHOD))
+		return ctl_fail(
+		    c, CTL_EXIT_FAILURE,
+		    "This uledsd cannot write trigger attributes (it has no "
+		    "%s.SetTriggerAttributes method)%s%s%s. Set them in the LED's configuration "
+		    "instead (trigger.%.*s = ...) and run 'uledsctl reload'.",
+		    LED_IFACE, trigger ? "; trigger '" : "", trigger ? trigger : "",
+		    trigger ? "' was selected with the kernel's default attributes" : "",
+		    (int)strcspn(attrs[0], "="), attrs[0]);
+	return ctl_error(c, r, &e, "Failed to set the trigger attributes of '%s'", name);
+}
+
+int cmd_trigger(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_free_ char *path = NULL;
+	const char *trigger = NULL;
+	size_t first_attr = 1;
+	int r;
+
+	/* trigger NAME [TRIGGER] [ATTR=VALUE...]: a first word without '=' is the trigger. */
+	if (n > 1 && !strchr(args[1], '=')) {
+		trigger = args[1];
+		first_attr = 2;
+	}
+	for (size_t i = first_attr; i < n; i++)
+		if (!is_attribute(args[i]))
+			return ctl_fail(c, CTL_EXIT_USAGE,
+					"'%s' is not ATTR=VALUE (a trigger attribute such as "
+					"delay_on=100); see 'uledsctl trigger --help'.",
+					args[i]);
+	r = ctl_led_path(c, args[0], &path);
+	if (r > 0)
+		return r;
+	if (n == 1)
+		return list_triggers(c, args[0], path);
+	if (trigger) {
+		r = sd_bus_call_method(c->bus, BUS_NAME, path, LED_IFACE, "SetTrigger", &e, NULL,
+				       "s", trigger);
+		if (r < 0)
+			return ctl_error(c, r, &e, "Failed to select trigger '%s' for '%s'",
+					 trigger, args[0]);
+	}
+	if (first_attr < n)
+		return set_attributes(c, args[0], path, trigger, args + first_attr, n - first_attr);
+	return CTL_EXIT_OK;
+}
+
+int cmd_reload(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_strv_free_ char **errors = NULL;
+	sd_bus_message *m = NULL, *reply = NULL;
+	size_t n_errors = 0;
+	int r;
+
+	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, MANAGER_PATH, MANAGER_IFACE,
+					   "Reload");
+	if (r >= 0)
+		r = sd_bus_call(c->bus, m, RELOAD_TIMEOUT_USEC, &e, &reply);
+	sd_bus_message_unref(m);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Reload failed");
+	r = sd_bus_message_read_strv(reply, &errors);
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return ctl_error(c, r, NULL, "Unexpected answer to Reload");
+	/* The errors are the command's output (stdout, one a line); the verdict goes to stderr. */
+	for (char **s = errors; s && *s; s++, n_errors++)
+		printf("%s\n", *s);
+	if (n_errors > 0)
+		return ctl_fail(
+		    c, CTL_EXIT_FAILURE,
+		    "The configuration has %zu error%s (above); LEDs with errors keep their "
+		    "previous definition. Fix %s and run 'uledsctl reload' again.",
+		    n_errors, n_errors == 1 ? "" : "s", n_errors == 1 ? "it" : "them");
+	return CTL_EXIT_OK;
+}

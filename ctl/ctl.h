@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* What uledsctl's files share: the connection, LEDs as read from the bus, output helpers. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-bus.h>
+
+/* Exit codes, documented in uledsctl(1). */
+enum {
+	CTL_EXIT_OK = 0,
+	CTL_EXIT_FAILURE = 1,	  /* the user can fix it: unknown LED, bad value, denied... */
+	CTL_EXIT_USAGE = 2,	  /* wrong command line */
+	CTL_EXIT_NOT_RUNNING = 3, /* io.uledsd1 is not on the bus (or there is no bus) */
+};
+
+#define BUS_NAME "io.uledsd1"
+#define MANAGER_PATH "/io/uledsd1"
+#define LED_PATH_PREFIX "/io/uledsd1/led"
+#define MANAGER_IFACE "io.uledsd1.Manager"
+#define LED_IFACE "io.uledsd1.LED"
+
+/* Own small cleanup helpers: uledsctl builds on libsystemd alone, apart from the daemon. */
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define streq(a, b) (strcmp((a), (b)) == 0)
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+struct ctl {
+	sd_bus *bus;
+	const char *bus_kind; /* "system" or "session": for messages */
+	const char *address;  /* --address, NULL for the default of bus_kind */
+	char *bus_desc;	      /* "system bus", "bus at ADDRESS": for messages */
+	const char *command;  /* for messages: "uledsctl set: ..." */
+	bool json;
+	bool no_pager;
+	bool tty;   /* stdout is a terminal: header, lamp row */
+	bool color; /* and colours are wanted (not NO_COLOR, not TERM=dumb) */
+};
+
+struct ctl_backend {
+	char *name;
+	bool ok;
+	char *state;
+};
+
+struct ctl_led {
+	char *path;
+	char *name;
+	uint32_t brightness;
+	uint32_t max_brightness;
+	char *trigger;
+	struct ctl_backend *backends;
+	size_t n_backends;
+	bool transient;
+};
+
+/* bus.c. Functions that talk to the user (connect, look up, list) print one message and
+ * return a CTL_EXIT_* code > 0 on failure; the readers of messages return -errno. */
+int ctl_connect(struct ctl *c);
+int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...) _printf_(4, 5);
+int ctl_fail(struct ctl *c, int code, const char *fmt, ...) _printf_(3, 4);
+int ctl_led_path(struct ctl *c, const char *name, char **ret);
+int ctl_get_leds(struct ctl *c, struct ctl_led **ret, size_t *ret_n);
+int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error *e);
+int ctl_led_read_props(struct ctl_led *l, sd_bus_message *m);
+int ctl_led_read_object(struct ctl_led *l, sd_bus_message *m);
+void ctl_led_clear(struct ctl_led *l);
+void ctl_leds_free(struct ctl_led *leds, size_t n);
+void ctl_leds_sort(struct ctl_led *leds, size_t n);
+bool ctl_led_has_backend(const struct ctl_led *l, const char *name);
+
+/* output.c */
+#define ANSI_RESET "\033[0m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_DIM "\033[2m"
+#define ANSI_RED "\033[31m"
+#define ANSI_GREEN "\033[32m"
+#define ANSI_YELLOW "\033[33m"
+const char *ctl_ansi(const struct ctl *c, const char *seq);
+void ctl_led_rgb(const char *name, uint8_t rgb[3]);
+const char *ctl_lamp_glyph(const struct ctl_led *l);
+void ctl_lamp_color(const struct ctl *c, const struct ctl_led *l, char buf[static 32]);
+void ctl_lamp(const struct ctl *c, FILE *f, const struct ctl_led *l);
+void ctl_pager_open(struct ctl *c);
+void ctl_pager_close(void);
+size_t ctl_text_width(const char *s);
+
+struct table;
+struct table *table_new(size_t n_columns, const char *const *headers);
+void table_set_right(struct table *t, size_t column);
+int table_add(struct table *t, const char *const *cells, const char *const *colors);
+void table_print(const struct ctl *c, struct table *t, FILE *f);
+struct table *table_free(struct table *t);
+
+/* json.c: one small emitter for every --json */
+struct json {
+	FILE *f;
+	unsigned depth;
+	bool pretty;
+	bool need_comma;
+	bool after_key;
+};
+void json_begin(struct json *j, char open);
+void json_end(struct json *j, char close);
+void json_key(struct json *j, const char *key);
+void json_string(struct json *j, const char *s);
+void json_uint(struct json *j, uint64_t v);
+void json_bool(struct json *j, bool b);
+void json_null(struct json *j);
+void json_strv(struct json *j, char **strv);
+void json_led(struct json *j, const struct ctl_led *l);
+
+/* commands.c */
+int cmd_list(struct ctl *c, char **args, size_t n);
+int cmd_status(struct ctl *c, char **args, size_t n);
+int cmd_get(struct ctl *c, char **args, size_t n);
+int cmd_set(struct ctl *c, char **args, size_t n);
+int cmd_trigger(struct ctl *c, char **args, size_t n);
+int cmd_reload(struct ctl *c, char **args, size_t n);
+
+/* monitor.c */
+int cmd_monitor(struct ctl *c, char **args, size_t n);

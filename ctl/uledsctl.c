@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* uledsctl: the command line of uledsd over io.uledsd1 (options, commands, their help). */
+#include <getopt.h>
+#include <unistd.h>
+
+#include "ctl.h"
+
+struct command {
+	const char *name;
+	size_t min_args, max_args; /* SIZE_MAX: any number */
+	bool json, pager;
+	int (*run)(struct ctl *c, char **args, size_t n);
+	const char *usage;
+	const char *help;
+};
+
+#define ANY SIZE_MAX
+
+static const struct command commands[] = {
+    {"list", 0, 0, true, true, cmd_list, "list [--json] [--no-pager]",
+     "One line an LED: name, brightness/max, trigger, backends (a failing one with\n"
+     "its state). With --json, an array of objects with name, path, brightness,\n"
+     "max_brightness, trigger, backends (name, ok, state) and transient.\n"},
+    {"status", 0, ANY, true, true, cmd_status, "status [NAME...] [--json] [--no-pager]",
+     "uledsd's version, its LED count and the errors of its last (re)load, then the\n"
+     "named LEDs (all without names) in detail.\n"},
+    {"get", 1, 1, false, false, cmd_get, "get NAME",
+     "Prints the brightness of LED NAME, a number alone (for scripts).\n"},
+    {"set", 2, 2, false, false, cmd_set, "set NAME VALUE",
+     "Sets the brightness of LED NAME. VALUE is a number from 0 to its max_brightness,\n"
+     "on (max_brightness), off (0) or a percentage such as 50%. Like a write to its\n"
+     "sysfs brightness file, 0 also stops a running trigger. Needs root.\n"},
+    {"trigger", 1, ANY, false, false, cmd_trigger, "trigger NAME [TRIGGER] [ATTR=VALUE...]",
+     "Without TRIGGER: the triggers LED NAME can use, the selected one marked with *.\n"
+     "With TRIGGER: selects it (none for none), then writes the ATTR=VALUE pairs\n"
+     "to the trigger's attributes in order, e.g. timer delay_on=100 delay_off=900.\n"
+     "ATTR=VALUE without TRIGGER changes the selected trigger's attributes. Needs root.\n"},
+    {"monitor", 0, ANY, false, false, cmd_monitor, "monitor [NAME...]",
+     "Prints a line for each change of brightness or backend state, for LEDs that come\n"
+     "and go, and for uledsd leaving and coming back (it waits for it). On a terminal, a\n"
+     "row of lamps under the lines shows every LED in its colour. Ctrl-C ends it.\n"},
+    {"reload", 0, 0, false, false, cmd_reload, "reload",
+     "Makes uledsd re-read its configuration and apply what changed, and prints the\n"
+     "errors it found, one a line. Exit status 1 when there are any. Needs root.\n"},
+};
+
+static const char global_options[] =
+    "  -h --help            show this help, or a command's with COMMAND --help\n"
+    "     --version         show the version\n"
+    "     --bus system|session\n"
+    "                       the bus uledsd is on (default: system)\n"
+    "     --address ADDRESS connect to this D-Bus address instead (tests)\n";
+
+static void help_all(void)
+{
+	printf("uledsctl [OPTIONS...] COMMAND [ARGS...]\n\n"
+	       "Shows and changes the LEDs of uledsd, over D-Bus (io.uledsd1).\n\n"
+	       "Commands:\n");
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+		printf("  %s\n", commands[i].usage);
+	printf("\nOptions:\n%s"
+	       "     --json            JSON output (list, status)\n"
+	       "     --no-pager        do not pipe long output into a pager\n"
+	       "\nExit status: 0 done, 1 a failure the message says how to fix, 2 usage error,\n"
+	       "3 uledsd is not running. See uledsctl(1).\n",
+	       global_options);
+}
+
+static void help_command(const struct command *cmd)
+{
+	printf("uledsctl %s\n\n%s\nOptions:\n%s", cmd->usage, cmd->help, global_options);
+	if (cmd->json)
+		printf("     --json            JSON output\n");
+	if (cmd->pager)
+		printf("     --no-pager        do not pipe the output into a pager\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("uledsctl: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs(" See 'uledsctl --help'.\n", stderr);
+	return CTL_EXIT_USAGE;
+}
+
+int main(int argc, char *argv[])
+{
+	enum { ARG_VERSION = 0x100, ARG_JSON, ARG_NO_PAGER, ARG_BUS, ARG_ADDRESS };
+	static const struct option options[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, ARG_VERSION},
+	    {"json", no_argument, NULL, ARG_JSON},
+	    {"no-pager", no_argument, NULL, ARG_NO_PAGER},
+	    {"bus", required_argument, NULL, ARG_BUS},
+	    {"address", required_argument, NULL, ARG_ADDRESS},
+	    {},
+	};
+	struct ctl c = {.bus_kind = "system"};
+	const struct command *cmd = NULL;
+	const char *term = getenv("TERM");
+	bool help = false;
+	size_t n;
+	int opt, r;
+
+	/* Options may follow the command, as with systemctl: getopt permutes. */
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'h':
+			help = true;
+			break;
+		case ARG_VERSION:
+			printf("uledsctl %s\n", ULEDSCTL_VERSION);
+			return CTL_EXIT_OK;
+		case ARG_JSON:
+			c.json = true;
+			break;
+		case ARG_NO_PAGER:
+			c.no_pager = true;
+			break;
+		case ARG_BUS:
+			if (!streq(optarg, "system") && !streq(optarg, "session"))
+				return usage_error("--bus takes system or session, not '%s'.",
+						   optarg);
+			c.bus_kind = optarg;
+			break;
+		case ARG_ADDRESS:
+			c.address = optarg;
+			break;
+		default:
+			return usage_error("%s", "Unknown option or missing argument (above).");
+		}
+	}
+	if (optind < argc) {
+		for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+			if (streq(argv[optind], commands[i].name))
+				cmd = &commands[i];
+		if (!cmd)
+			return usage_error("Unknown command '%s'.", argv[optind]);
+		optind++;
+	}
+	if (help) {
+		if (cmd)
+			help_command(cmd);
+		else
+			help_all();
+		return CTL_EXIT_OK;
+	}
+	if (!cmd)
+		return usage_error("%s", "Missing command.");
+	n = (size_t)(argc - optind);
+	if (n < cmd->min_args || n > cmd->max_args) {
+		fprintf(stderr, "uledsctl: %s arguments. Usage: uledsctl %s\n",
+			n < cmd->min_args ? "Missing" : "Too many", cmd->usage);
+		return CTL_EXIT_USAGE;
+	}
+	if (c.json && !cmd->json)
+		return usage_error("--json is for list and status, not '%s'.", cmd->name);
+	c.command = cmd->name;
+	if (c.address ? asprintf(&c.bus_desc, "bus at %s", c.address) < 0
+		      : asprintf(&c.bus_desc, "%s bus", c.bus_kind) < 0)
+		return ctl_fail(&c, CTL_EXIT_FAILURE, "Out of memory.");
+	c.tty = isatty(STDOUT_FILENO);
+	c.color = c.tty && !getenv("NO_COLOR") && !(term && streq(term, "dumb"));
+
+	r = ctl_connect(&c);
+	if (r > 0)
+		return r;
+	r = cmd->run(&c, argv + optind, n);
+	ctl_pager_close();
+	sd_bus_flush_close_unref(c.bus);
+	free(c.bus_desc);
+	return r;
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/* uledsctl's value parser: number, on, off, N%, and what it refuses. */
+#include <errno.h>
+#include <stdint.h>
+
+#include "test.h"
+#include "value.h"
+
+/* Parses S for max M; returns the brightness, or -errno (a brightness is at most UINT32_MAX). */
+static long long parse(const char *s, uint32_t m)
+{
+	uint32_t v = 12345;
+	int r;
+
+	r = ctl_parse_value(s, m, &v);
+	return r < 0 ? r : (long long)v;
+}
+
+int main(void)
+{
+	/* Numbers within range, both ends. */
+	CHECK_INT(parse("0", 255), 0, "0 of 255");
+	CHECK_INT(parse("255", 255), 255, "255 of 255 (the maximum itself)");
+	CHECK_INT(parse("42", 255), 42, "42 of 255");
+	CHECK_INT(parse("007", 255), 7, "leading zeros are decimal, not octal");
+	CHECK_INT(parse("1", 1), 1, "1 of an on/off LED");
+	CHECK_INT(parse("4294967295", UINT32_MAX), UINT32_MAX, "UINT32_MAX of UINT32_MAX");
+
+	/* on/off, any case. */
+	CHECK_INT(parse("on", 255), 255, "on is max");
+	CHECK_INT(parse("ON", 7), 7, "ON is max too");
+	CHECK_INT(parse("off", 255), 0, "off is 0");
+	CHECK_INT(parse("Off", 1), 0, "Off is 0");
+
+	/* Percentages, rounded to the nearest step. */
+	CHECK_INT(parse("0%", 255), 0, "0% is off");
+	CHECK_INT(parse("100%", 255), 255, "100% is max");
+	CHECK_INT(parse("50%", 255), 128, "50% of 255 rounds 127.5 up");
+	CHECK_INT(parse("50%", 100), 50, "50% of 100");
+	CHECK_INT(parse("10%", 1000), 100, "10% of 1000");
+	CHECK_INT(parse("1%", 1), 1, "1% of an on/off LED lights it");
+	CHECK_INT(parse("49%", 1), 1, "49% of an on/off LED lights it");
+	CHECK_INT(parse("1%", 255), 3, "1% of 255 is 2.55, rounded to 3");
+	CHECK_INT(parse("100%", UINT32_MAX), UINT32_MAX, "100% of UINT32_MAX does not overflow");
+
+	/* Out of range. */
+	CHECK_INT(parse("256", 255), -ERANGE, "256 for max 255");
+	CHECK_INT(parse("2", 1), -ERANGE, "2 for an on/off LED");
+	CHECK_INT(parse("101%", 255), -ERANGE, "101%");
+	CHECK_INT(parse("4294967296", UINT32_MAX), -ERANGE, "UINT32_MAX + 1");
+	CHECK_INT(parse("99999999999999999999999", 255), -ERANGE,
+		  "a number that overflows 64 bits");
+	CHECK_INT(parse("99999999999999999999%", 255), -ERANGE, "a huge percentage");
+
+	/* Not a value at all. */
+	CHECK_INT(parse("", 255), -EINVAL, "empty");
+	CHECK_INT(ctl_parse_value(NULL, 255, &(uint32_t){0}), -EINVAL, "NULL");
+	CHECK_INT(parse("-1", 255), -EINVAL, "a negative number");
+	CHECK_INT(parse("+1", 255), -EINVAL, "a sign");
+	CHECK_INT(parse(" 1", 255), -EINVAL, "a leading blank");
+	CHECK_INT(parse("1 ", 255), -EINVAL, "a trailing blank");
+	CHECK_INT(parse("0x10", 255), -EINVAL, "hex");
+	CHECK_INT(parse("1.5", 255), -EINVAL, "a fraction");
+	CHECK_INT(parse("50.5%", 255), -EINVAL, "a fractional percentage");
+	CHECK_INT(parse("%", 255), -EINVAL, "a bare %");
+	CHECK_INT(parse("50%%", 255), -EINVAL, "50%%");
+	CHECK_INT(parse("50 %", 255), -EINVAL, "a blank before %");
+	CHECK_INT(parse("max", 255), -EINVAL, "max (not a keyword)");
+	CHECK_INT(parse("onn", 255), -EINVAL, "onn");
+	CHECK_INT(parse("99999999999999999999x", 255), -EINVAL, "a huge number with junk is junk");
+
+	return test_finish("test-ctl-value");
+}
