@@ -1,17 +1,42 @@
 /* SPDX-License-Identifier: MIT */
-/* The interface every backend implements, and the registry that lists them. */
+/* The interface every backend implements: the one daemon header a backend includes. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <systemd/sd-event.h>
 
-struct led;
-struct manager;
+#include "macro.h"
+
 struct led_backend;
+
+/* Everything of the daemon a backend may use, handed over at attach and kept in b->ctx. */
+struct backend_context {
+	sd_event *event;
+	const char *dev_dir;  /* where device nodes appear ("/dev") */
+	const char *led_name; /* valid while attached */
+	unsigned max_brightness;
+	unsigned brightness; /* at attach; set() brings every later value */
+	void *shared;        /* this backend type's per-manager state (ops->shared_new), or NULL */
+
+	/* The LED's side (each may be NULL): the backend's state changed; a bus signal for
+	 * the brightness is due (backends with ops->bus_signals only). */
+	void (*state_changed)(struct led_backend *b, void *userdata);
+	void (*signal_brightness)(struct led_backend *b, void *userdata);
+	void *userdata;
+};
 
 struct backend_ops {
 	const char *name; /* as written in "backends = ..." and as key prefix ("gpio.line") */
 	size_t priv_size; /* bytes of zeroed private data allocated for each instance */
+	/* The LED's D-Bus object sends Brightness PropertiesChanged through this backend, so it
+	 * is exported with the emits-change vtable while the backend is configured. */
+	bool bus_signals;
+
+	/* Optional: state shared by all instances of one manager (gpio: one watch on dev_dir,
+	 * one chip scan), made at the first attach and freed with the manager. */
+	int (*shared_new)(sd_event *event, const char *dev_dir, void **ret);
+	void (*shared_free)(void *shared);
 
 	/* One "NAME.key = value" line of the LED's section (key without the prefix).
 	 * On a bad key or value returns -EINVAL and sets *ret_error to a malloc'ed message
@@ -23,10 +48,10 @@ struct backend_ops {
 	 * backends of the configuration returning the same string are a config error. */
 	char *(*claim)(const struct led_backend *b);
 
-	/* Bring the backend to life for b->led. A missing resource (a GPIO chip that is not
-	 * there yet) is not an error: the backend records it in its state and returns 0.
+	/* Bring the backend to life (b->ctx is set). A missing resource (a GPIO chip that is
+	 * not there yet) is not an error: the backend records it in its state and returns 0.
 	 * Returns -errno only when it cannot work at all. */
-	int (*attach)(struct led_backend *b, struct manager *m);
+	int (*attach)(struct led_backend *b);
 	/* The LED's brightness changed (or is being driven initially). */
 	int (*set)(struct led_backend *b, unsigned brightness);
 	/* Release everything; safe on a half-attached or never attached backend. */
@@ -39,12 +64,13 @@ struct backend_ops {
 
 struct led_backend {
 	const struct backend_ops *ops;
-	struct led *led;       /* set before attach */
-	char *state;           /* human-readable: "attached", "waiting for gpiochip3", ... */
-	bool ok;               /* the backend is working (state says why not otherwise) */
-	char *file;            /* where it was configured, for messages */
+	struct backend_context ctx; /* set by led_backend_attach() */
+	bool attached;
+	char *state; /* human-readable: "attached", "waiting for gpiochip3", ... */
+	bool ok;     /* the backend is working (state says why not otherwise) */
+	char *file;  /* where it was configured, for messages */
 	unsigned line;
-	void *priv;            /* ops->priv_size bytes */
+	void *priv; /* ops->priv_size bytes */
 };
 
 /* NULL when no such backend is built in. */
@@ -54,11 +80,25 @@ const char *backend_list_names(void);
 
 int led_backend_new(const struct backend_ops *ops, const char *file, unsigned line,
 		    struct led_backend **ret);
+/* Detaches (when attached) and frees. */
 struct led_backend *led_backend_free(struct led_backend *b);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct led_backend *, led_backend_free)
 
-/* Record the backend's state (and tell D-Bus watchers). Returns 0. */
+/* Copy ctx into b and attach. A failure is recorded in the state too. */
+int led_backend_attach(struct led_backend *b, const struct backend_context *ctx);
+void led_backend_detach(struct led_backend *b);
+/* Record the backend's state and tell the LED (ctx.state_changed). Returns 0. */
 int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Ask the LED for a Brightness bus signal (ops->bus_signals backends). */
+void led_backend_signal_brightness(struct led_backend *b);
+
+/* Per-manager state of the backend types that have some (ops->shared_new): a list that the
+ * manager owns, filled on demand. */
+struct backend_shared;
+int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops,
+		       sd_event *event, const char *dev_dir, void **ret);
+struct backend_shared *backend_shared_free(struct backend_shared *list);
 
 extern const struct backend_ops backend_log;
 #if HAVE_GPIO

@@ -2,14 +2,12 @@
 /* The gpio backend's configuration: gpio.* keys, checks without hardware, reload identity. */
 #include <ctype.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "gpio.h"
-#include "log.h"
-#include "macro.h"
+#include "string-util.h"
 
 static bool all_digits(const char *s)
 {
@@ -49,114 +47,146 @@ static int parse_bool(const char *v)
 	return -EINVAL;
 }
 
-static int errorf(char **ret_error, const char *format, ...) _printf_(2, 3);
-static int errorf(char **ret_error, const char *format, ...)
-{
-	va_list ap;
+#define errorf(ret_error, ...) error_setf(ret_error, -EINVAL, __VA_ARGS__)
 
-	va_start(ap, format);
-	if (vasprintf(ret_error, format, ap) < 0)
-		*ret_error = NULL;
-	va_end(ap);
+static int parse_chip(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	if (!*value)
+		return errorf(ret_error,
+			      "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or a label as gpioinfo shows it, or remove it to search every chip.");
+	free(p->chip);
+	p->chip = strdup(value);
+	return p->chip ? 0 : -ENOMEM;
+}
+
+static int parse_line(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	unsigned v;
+
+	if (!*value)
+		return errorf(ret_error,
+			      "gpio.line is empty: give a line name (as gpioinfo shows it) or an offset such as 3.");
+	free(p->line);
+	p->line = NULL;
+	p->by_offset = all_digits(value);
+	if (!p->by_offset) {
+		p->line = strdup(value);
+		return p->line ? 0 : -ENOMEM;
+	}
+	if (safe_atou(value, &v) < 0 || v > INT_MAX)
+		return errorf(ret_error,
+			      "gpio.line = %s is too large for a line offset; use the line's offset on its chip (gpioinfo lists them) or its name.",
+			      value);
+	p->offset = v;
+	return 0;
+}
+
+static int parse_active_low(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	int r = parse_bool(value);
+
+	if (r < 0)
+		return errorf(ret_error,
+			      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, on/off, 1/0).",
+			      value);
+	p->active_low = r;
+	return 0;
+}
+
+/* A keyword among a few, each an enum value: "push-pull" -> GPIOD_LINE_DRIVE_PUSH_PULL. */
+struct keyword {
+	const char *word;
+	int value;
+};
+
+static int parse_keyword(const struct keyword *words, size_t n, const char *value, int *ret)
+{
+	for (size_t i = 0; i < n; i++)
+		if (streq(words[i].word, value)) {
+			*ret = words[i].value;
+			return 0;
+		}
 	return -EINVAL;
+}
+
+static int parse_drive(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	static const struct keyword words[] = {
+		{ "push-pull", GPIOD_LINE_DRIVE_PUSH_PULL },
+		{ "open-drain", GPIOD_LINE_DRIVE_OPEN_DRAIN },
+		{ "open-source", GPIOD_LINE_DRIVE_OPEN_SOURCE },
+	};
+	int v;
+
+	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
+		return errorf(ret_error,
+			      "gpio.drive = '%s' is not valid: use push-pull (the default), open-drain or open-source.",
+			      value);
+	p->drive = (enum gpiod_line_drive)v;
+	return 0;
+}
+
+static int parse_bias(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	static const struct keyword words[] = {
+		{ "as-is", GPIOD_LINE_BIAS_AS_IS },
+		{ "disabled", GPIOD_LINE_BIAS_DISABLED },
+		{ "pull-up", GPIOD_LINE_BIAS_PULL_UP },
+		{ "pull-down", GPIOD_LINE_BIAS_PULL_DOWN },
+	};
+	int v;
+
+	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
+		return errorf(ret_error,
+			      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, pull-up or pull-down.",
+			      value);
+	p->bias = (enum gpiod_line_bias)v;
+	return 0;
+}
+
+static int parse_threshold(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	unsigned v;
+
+	if (safe_atou(value, &v) < 0 || v < 1 || v > INT_MAX)
+		return errorf(ret_error,
+			      "gpio.threshold = '%s' is not valid: give a whole number from 1 to %d; the line is on while brightness >= threshold.",
+			      value, INT_MAX);
+	p->threshold = v;
+	return 0;
+}
+
+static int parse_on_exit(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	static const struct keyword words[] = {
+		{ "off", GPIO_ON_EXIT_OFF },
+		{ "keep", GPIO_ON_EXIT_KEEP },
+	};
+	int v;
+
+	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
+		return errorf(ret_error,
+			      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive before releasing it, the default) or keep.",
+			      value);
+	p->on_exit = (enum gpio_on_exit)v;
+	return 0;
 }
 
 int gpio_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
 {
-	struct gpio_backend *p = b->priv;
-	int r;
+	static const struct {
+		const char *key;
+		int (*parse)(struct gpio_backend *p, const char *value, char **ret_error);
+	} keys[] = {
+		{ "chip", parse_chip },		  { "line", parse_line },
+		{ "active_low", parse_active_low }, { "drive", parse_drive },
+		{ "bias", parse_bias },		  { "threshold", parse_threshold },
+		{ "on_exit", parse_on_exit },
+	};
 
-	if (streq(key, "chip")) {
-		if (!*value)
-			return errorf(ret_error,
-				      "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or a label as gpioinfo shows it, or remove it to search every chip.");
-		free(p->chip);
-		p->chip = strdup(value);
-		return p->chip ? 0 : -ENOMEM;
-	}
-	if (streq(key, "line")) {
-		if (!*value)
-			return errorf(ret_error,
-				      "gpio.line is empty: give a line name (as gpioinfo shows it) or an offset such as 3.");
-		free(p->line);
-		p->line = NULL;
-		p->by_offset = all_digits(value);
-		if (p->by_offset) {
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(value, NULL, 10);
-			if (errno || v > INT_MAX)
-				return errorf(ret_error,
-					      "gpio.line = %s is too large for a line offset; use the line's offset on its chip (gpioinfo lists them) or its name.",
-					      value);
-			p->offset = (unsigned)v;
-			return 0;
-		}
-		p->line = strdup(value);
-		return p->line ? 0 : -ENOMEM;
-	}
-	if (streq(key, "active_low")) {
-		r = parse_bool(value);
-		if (r < 0)
-			return errorf(ret_error,
-				      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, on/off, 1/0).",
-				      value);
-		p->active_low = r;
-		return 0;
-	}
-	if (streq(key, "drive")) {
-		if (streq(value, "push-pull"))
-			p->drive = GPIOD_LINE_DRIVE_PUSH_PULL;
-		else if (streq(value, "open-drain"))
-			p->drive = GPIOD_LINE_DRIVE_OPEN_DRAIN;
-		else if (streq(value, "open-source"))
-			p->drive = GPIOD_LINE_DRIVE_OPEN_SOURCE;
-		else
-			return errorf(ret_error,
-				      "gpio.drive = '%s' is not valid: use push-pull (the default), open-drain or open-source.",
-				      value);
-		return 0;
-	}
-	if (streq(key, "bias")) {
-		if (streq(value, "as-is"))
-			p->bias = GPIOD_LINE_BIAS_AS_IS;
-		else if (streq(value, "disabled"))
-			p->bias = GPIOD_LINE_BIAS_DISABLED;
-		else if (streq(value, "pull-up"))
-			p->bias = GPIOD_LINE_BIAS_PULL_UP;
-		else if (streq(value, "pull-down"))
-			p->bias = GPIOD_LINE_BIAS_PULL_DOWN;
-		else
-			return errorf(ret_error,
-				      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, pull-up or pull-down.",
-				      value);
-		return 0;
-	}
-	if (streq(key, "threshold")) {
-		unsigned long v = 0;
-
-		errno = 0;
-		if (all_digits(value))
-			v = strtoul(value, NULL, 10);
-		if (errno || v < 1 || v > INT_MAX)
-			return errorf(ret_error,
-				      "gpio.threshold = '%s' is not valid: give a whole number from 1 to %d; the line is on while brightness >= threshold.",
-				      value, INT_MAX);
-		p->threshold = (unsigned)v;
-		return 0;
-	}
-	if (streq(key, "on_exit")) {
-		if (streq(value, "off"))
-			p->on_exit = GPIO_ON_EXIT_OFF;
-		else if (streq(value, "keep"))
-			p->on_exit = GPIO_ON_EXIT_KEEP;
-		else
-			return errorf(ret_error,
-				      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive before releasing it, the default) or keep.",
-				      value);
-		return 0;
-	}
+	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+		if (streq(keys[i].key, key))
+			return keys[i].parse(b->priv, value, ret_error);
 	return errorf(ret_error,
 		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
 		      key);
@@ -193,17 +223,12 @@ char *gpio_claim(const struct led_backend *b)
 	return r < 0 ? NULL : s;
 }
 
-static bool str_same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && streq(a, b));
-}
-
 bool gpio_same(const struct led_backend *a, const struct led_backend *b)
 {
 	const struct gpio_backend *x = a->priv, *y = b->priv;
 
-	return str_same(x->chip ? gpio_chip_key(x->chip) : NULL, y->chip ? gpio_chip_key(y->chip) : NULL) &&
-	       x->by_offset == y->by_offset && str_same(x->line, y->line) &&
+	return streq_ptr(x->chip ? gpio_chip_key(x->chip) : NULL, y->chip ? gpio_chip_key(y->chip) : NULL) &&
+	       x->by_offset == y->by_offset && streq_ptr(x->line, y->line) &&
 	       (!x->by_offset || x->offset == y->offset) && x->active_low == y->active_low &&
 	       (x->drive ? x->drive : GPIOD_LINE_DRIVE_PUSH_PULL) ==
 		       (y->drive ? y->drive : GPIOD_LINE_DRIVE_PUSH_PULL) &&

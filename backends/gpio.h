@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The gpio backend's per-LED data, shared by its configuration and runtime halves. */
+/* The gpio backend's data, shared by its configuration, chip-scan and runtime files. */
 #pragma once
 
 #include <gpiod.h>
@@ -34,15 +34,15 @@ struct gpio_backend {
 	struct gpio_watcher *watcher;
 	struct gpio_backend *next; /* in watcher->backends */
 	struct gpiod_line_request *request;
-	char *chip_name;    /* "gpiochip0" of the request (or of busy_chip) */
+	char *chip_name;      /* "gpiochip0" of the request (or of busy_chip) */
 	unsigned line_offset; /* resolved offset in chip_name */
-	int value;          /* logical value driven now, -1: none */
-	bool lost;          /* the chip went away while attached */
+	unsigned brightness;  /* the LED's latest: what a late request drives */
+	int value;            /* logical value driven now, -1: none */
+	bool lost;            /* the chip went away while attached */
 	struct gpiod_chip *busy_chip; /* watching a line someone else holds */
 	sd_event_source *busy_io;
 };
 
-/* One inotify watch on the manager's dev_dir, shared by all gpio backends of that manager. */
 /* What a scan of the chips found, so 1000 LEDs looking up labels and line names scan once. */
 struct gpio_chip_entry {
 	char *name; /* gpiochipN */
@@ -52,13 +52,14 @@ struct gpio_chip_entry {
 	struct gpiod_chip *chip; /* kept open from the scan: one open for all its LEDs */
 };
 
+/* The backend's per-manager state (ops->shared_new): one inotify watch on dev_dir for chip
+ * hotplug, the backends waiting on it, and the scan, valid until the next chip event. */
 struct gpio_watcher {
-	struct gpio_watcher *next;
-	struct manager *manager;
+	sd_event *event;
+	char *dev_dir;
 	int fd;
 	sd_event_source *io;
 	struct gpio_backend *backends;
-	/* valid until the next inotify event under dev_dir */
 	struct gpio_chip_entry *chips;
 	size_t n_chips;
 	bool chips_valid;
@@ -73,3 +74,19 @@ void gpio_free_priv(struct led_backend *b);
 /* "gpiochip2" for "/dev/gpiochip2" and "gpiochip2"; else the string itself (a label). */
 const char *gpio_chip_key(const char *chip);
 bool gpio_is_chip_name(const char *s);
+
+/* gpio-chips.c: the watcher and its scan */
+int gpio_watcher_new(sd_event *event, const char *dev_dir, void **ret);
+void gpio_watcher_free(void *w);
+void gpio_watcher_add(struct gpio_watcher *w, struct gpio_backend *p);
+void gpio_watcher_remove(struct gpio_backend *p);
+/* Scan every chip once (names, labels, line names), unless the scan is still valid. */
+int gpio_chips_load(struct gpio_watcher *w);
+void gpio_chips_clear(struct gpio_watcher *w);
+const struct gpio_chip_entry *gpio_chips_get(struct gpio_watcher *w, const char *name);
+/* Offset of the line called line on e, or -ENOENT. */
+int gpio_chip_entry_line(const struct gpio_chip_entry *e, const char *line);
+
+/* gpio.c: what a chip event does to a backend */
+void gpio_try_attach(struct gpio_backend *p);
+void gpio_chip_gone(struct gpio_backend *p);

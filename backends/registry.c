@@ -3,12 +3,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "config.h"
 #include "backend.h"
-#include "bus.h"
 #include "macro.h"
+#include "string-util.h"
 
 /* Adding a backend: one file in backends/ and one line here. */
 static const struct backend_ops *const backends[] = {
@@ -45,7 +44,7 @@ const char *backend_list_names(void)
 int led_backend_new(const struct backend_ops *ops, const char *file, unsigned line,
 		    struct led_backend **ret)
 {
-	struct led_backend *b;
+	_cleanup_(led_backend_freep) struct led_backend *b = NULL;
 
 	b = calloc(1, sizeof(*b));
 	if (!b)
@@ -53,12 +52,14 @@ int led_backend_new(const struct backend_ops *ops, const char *file, unsigned li
 	b->ops = ops;
 	b->line = line;
 	b->file = strdup(file ? file : "");
-	b->priv = ops->priv_size ? calloc(1, ops->priv_size) : NULL;
-	if (!b->file || (ops->priv_size && !b->priv)) {
-		led_backend_free(b);
+	if (!b->file)
 		return -ENOMEM;
+	if (ops->priv_size) {
+		b->priv = calloc(1, ops->priv_size);
+		if (!b->priv)
+			return -ENOMEM;
 	}
-	*ret = b;
+	*ret = TAKE_PTR(b);
 	return 0;
 }
 
@@ -66,13 +67,41 @@ struct led_backend *led_backend_free(struct led_backend *b)
 {
 	if (!b)
 		return NULL;
-	if (b->ops->free_priv)
+	led_backend_detach(b);
+	if (b->ops->free_priv && b->priv)
 		b->ops->free_priv(b);
 	free(b->priv);
 	free(b->state);
 	free(b->file);
 	free(b);
 	return NULL;
+}
+
+int led_backend_attach(struct led_backend *b, const struct backend_context *ctx)
+{
+	int r;
+
+	b->ctx = *ctx;
+	b->attached = true;
+	r = b->ops->attach(b);
+	if (r < 0) {
+		(void)led_backend_set_state(b, false, "failed: %s", strerror(-r));
+		return r;
+	}
+	if (!b->state)
+		led_backend_set_state(b, true, "attached");
+	return 0;
+}
+
+void led_backend_detach(struct led_backend *b)
+{
+	if (!b->attached)
+		return;
+	b->ops->detach(b);
+	b->attached = false;
+	/* The LED and its callbacks may be gone after this: nothing reaches them any more. */
+	b->ctx.state_changed = NULL;
+	b->ctx.signal_brightness = NULL;
 }
 
 int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
@@ -93,7 +122,60 @@ int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ..
 	free(b->state);
 	b->state = s;
 	b->ok = ok;
-	if (b->led)
-		bus_led_backends_changed(b->led);
+	if (b->ctx.state_changed)
+		b->ctx.state_changed(b, b->ctx.userdata);
 	return 0;
+}
+
+void led_backend_signal_brightness(struct led_backend *b)
+{
+	if (b->ctx.signal_brightness)
+		b->ctx.signal_brightness(b, b->ctx.userdata);
+}
+
+struct backend_shared {
+	struct backend_shared *next;
+	const struct backend_ops *ops;
+	void *data;
+};
+
+int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops,
+		       sd_event *event, const char *dev_dir, void **ret)
+{
+	struct backend_shared *s;
+	int r;
+
+	*ret = NULL;
+	if (!ops->shared_new)
+		return 0;
+	for (s = *list; s; s = s->next)
+		if (s->ops == ops) {
+			*ret = s->data;
+			return 0;
+		}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r = ops->shared_new(event, dev_dir, &s->data);
+	if (r < 0) {
+		free(s);
+		return r;
+	}
+	s->ops = ops;
+	s->next = *list;
+	*list = s;
+	*ret = s->data;
+	return 0;
+}
+
+struct backend_shared *backend_shared_free(struct backend_shared *list)
+{
+	while (list) {
+		struct backend_shared *next = list->next;
+
+		list->ops->shared_free(list->data);
+		free(list);
+		list = next;
+	}
+	return NULL;
 }

@@ -11,8 +11,8 @@
 #include "fdstore.h"
 #include "led.h"
 #include "log.h"
-#include "macro.h"
 #include "manager.h"
+#include "string-util.h"
 
 /* systemd rejects FDNAMEs with ':' or control characters (and the fd then comes back named
  * "stored"): escape those, '%' itself and anything outside printable ASCII as %XX. */

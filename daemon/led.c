@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* One virtual LED: registers it with uleds, applies its settings, forwards brightness. */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -10,26 +9,15 @@
 
 #include "backend.h"
 #include "bus.h"
-#include "conf.h"
 #include "fdstore.h"
 #include "led.h"
 #include "log.h"
-#include "macro.h"
 #include "manager.h"
 #include "state.h"
+#include "string-util.h"
 #include "uleds-ext.h"
 
-static int errorf(char **ret_error, int r, const char *format, ...) _printf_(3, 4);
-static int errorf(char **ret_error, int r, const char *format, ...)
-{
-	va_list ap;
-
-	va_start(ap, format);
-	if (vasprintf(ret_error, format, ap) < 0)
-		*ret_error = NULL;
-	va_end(ap);
-	return r < 0 ? r : -EINVAL;
-}
+#define errorf error_setf
 
 int led_write_attr(struct led *l, const char *attr, const char *value)
 {
@@ -89,16 +77,29 @@ int led_current_trigger(struct led *l, char **ret)
 
 void led_dispatch(struct led *l)
 {
-	for (size_t i = 0; i < l->n_backends; i++) {
-		struct led_backend *b = l->backends[i];
-		int r = b->ops->set(b, l->brightness);
+	struct led_conf *c = l->conf;
 
+	for (size_t i = 0; i < c->n_backends; i++) {
+		struct led_backend *b = c->backends[i];
+		int r;
+
+		if (!b->attached)
+			continue;
+		r = b->ops->set(b, l->brightness);
 		if (r < 0)
 			log_debug_errno(r, "%s: backend %s failed to take brightness %u: %m", l->name,
 					b->ops->name, l->brightness);
 	}
-	if (l->conf->default_mode == DEFAULT_BRIGHTNESS_RESTORE)
+	if (c->default_mode == DEFAULT_BRIGHTNESS_RESTORE)
 		led_state_changed(l);
+}
+
+bool led_has_bus_signals(const struct led *l)
+{
+	for (size_t i = 0; i < l->conf->n_backends; i++)
+		if (l->conf->backends[i]->ops->bus_signals)
+			return true;
+	return false;
 }
 
 static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unused_, void *userdata)
@@ -149,7 +150,9 @@ static void trigger_module_hint(const char *trigger, char *buf, size_t size)
 		snprintf(buf, size, "load its module: modprobe ledtrig-%s", trigger);
 }
 
-static int led_apply_trigger(struct led *l, char **ret_error)
+/* Select the configured trigger (or none). Already in effect (set at registration, or an
+ * adopted LED): not touched, a restart would be a visible glitch. */
+static int led_set_trigger(struct led *l, char **ret_error)
 {
 	struct led_conf *c = l->conf;
 	_cleanup_free_ char *cur = NULL;
@@ -157,9 +160,8 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 	char hint[128];
 	int r;
 
-	/* Already in effect (set at registration, or an adopted LED): don't restart it. */
 	if (led_current_trigger(l, &cur) >= 0 && streq(cur, want))
-		goto attrs;
+		return 0;
 	free(cur);
 	cur = NULL;
 	if (c->trigger) {
@@ -167,6 +169,7 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 
 		snprintf(t.name, sizeof(t.name), "%s", c->trigger);
 		r = ioctl(l->fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t) < 0 ? -errno : 0;
+		/* The in-tree uleds has no such ioctl (ENOTTY); an adopted fd may be any uleds. */
 		if (r == -ENOTTY || r == -EINVAL || l->adopted)
 			r = led_write_attr(l, "trigger", want);
 	} else
@@ -175,29 +178,38 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 		r = led_current_trigger(l, &cur);
 	if (r >= 0 && !streq(cur, want))
 		r = -ENOENT;
-	if (r < 0) {
-		trigger_module_hint(want, hint, sizeof(hint));
-		return errorf(ret_error, r, "%s:%u: trigger '%s' is not available for [%s]: %s.",
-			      c->file, c->trigger_line ? c->trigger_line : c->line, want, l->name,
-			      hint);
-	}
-attrs:
+	if (r >= 0)
+		return 0;
+	trigger_module_hint(want, hint, sizeof(hint));
+	return errorf(ret_error, r, "%s:%u: trigger '%s' is not available for [%s]: %s.", c->file,
+		      c->trigger_line ? c->trigger_line : c->line, want, l->name, hint);
+}
+
+static int led_apply_trigger(struct led *l, char **ret_error)
+{
+	struct led_conf *c = l->conf;
+	int r;
+
+	r = led_set_trigger(l, ret_error);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < c->n_attrs; i++) {
+		const struct trigger_attr *a = &c->attrs[i];
 		_cleanup_free_ char *now = NULL;
 
 		/* Rewriting an equal value would restart a running timer: a visible glitch. */
-		if (led_read_attr(l, c->attrs[i].key, &now) >= 0 && streq(now, c->attrs[i].value))
+		if (led_read_attr(l, a->key, &now) >= 0 && streq(now, a->value))
 			continue;
-		r = led_write_attr(l, c->attrs[i].key, c->attrs[i].value);
+		r = led_write_attr(l, a->key, a->value);
 		if (r == -ENOENT)
 			return errorf(ret_error, r,
 				      "%s:%u: trigger '%s' has no attribute '%s'; see ls /sys/class/leds/%s/.",
-				      c->file, c->attrs[i].line, want, c->attrs[i].key, l->name);
+				      c->file, a->line, c->trigger ? c->trigger : "none", a->key,
+				      l->name);
 		if (r < 0)
 			return errorf(ret_error, r,
 				      "%s:%u: the kernel refused trigger.%s = %s (%s); check the value.",
-				      c->file, c->attrs[i].line, c->attrs[i].key, c->attrs[i].value,
-				      strerror(-r));
+				      c->file, a->line, a->key, a->value, strerror(-r));
 	}
 	return 0;
 }
@@ -227,18 +239,48 @@ static int led_apply_default(struct led *l, char **ret_error)
 	return 0;
 }
 
+static void on_backend_state(struct led_backend *b, void *userdata)
+{
+	bus_led_backends_changed(userdata);
+}
+
+static void on_backend_signal(struct led_backend *b, void *userdata)
+{
+	bus_led_brightness_changed(userdata);
+}
+
+/* Give b what it needs of the daemon, and attach it. A backend that fails is reported; the
+ * LED works without it. */
 static void led_attach_backend(struct led *l, struct led_backend *b)
 {
+	struct manager *m = l->manager;
+	struct backend_context ctx = {
+		.event = m->event,
+		.dev_dir = m->dev_dir,
+		.led_name = l->name,
+		.max_brightness = l->max_brightness,
+		.brightness = l->brightness,
+		.state_changed = on_backend_state,
+		.signal_brightness = on_backend_signal,
+		.userdata = l,
+	};
 	int r;
 
-	b->led = l;
-	r = b->ops->attach(b, l->manager);
-	if (r < 0) {
-		led_backend_set_state(b, false, "failed: %s", strerror(-r));
+	r = backend_shared_get(&m->backend_shared, b->ops, m->event, m->dev_dir, &ctx.shared);
+	if (r >= 0)
+		r = led_backend_attach(b, &ctx);
+	else
+		(void)led_backend_set_state(b, false, "failed: %s", strerror(-r));
+	if (r < 0)
 		log_error_errno(r, "%s:%u: [%s] backend %s failed to start: %m; the LED works without it.",
 				b->file, b->line, l->name, b->ops->name);
-	} else if (!b->state)
-		led_backend_set_state(b, true, "attached");
+}
+
+static void led_attach_backends(struct led *l)
+{
+	for (size_t i = 0; i < l->conf->n_backends; i++)
+		if (!l->conf->backends[i]->attached)
+			led_attach_backend(l, l->conf->backends[i]);
 }
 
 /* Registration for the in-tree uleds, which lets the LED core rename a name clash to NAME_1
@@ -324,10 +366,48 @@ static int led_read_brightness(struct led *l)
 	return 0;
 }
 
+/* The fd store kept the LED alive: it exists with its trigger still running. */
+static int led_adopt(struct led *l, int fd, char **ret_error)
+{
+	struct led_conf *c = l->conf;
+	int r;
+
+	l->fd = fd;
+	l->adopted = true;
+	r = led_read_brightness(l);
+	if (r < 0)
+		return errorf(ret_error, r, "%s:%u: adopted LED '%s' has no readable %s/brightness.",
+			      c->file, c->line, l->name, l->sysfs);
+	/* The configured trigger may have changed while uledsd was down (one set at run time
+	 * through sysfs or D-Bus, with none configured, stays). */
+	return c->trigger ? led_apply_trigger(l, ret_error) : 0;
+}
+
+static int led_create(struct led *l, char **ret_error)
+{
+	struct led_conf *c = l->conf;
+	int r;
+
+	r = led_register(l, ret_error);
+	if (r < 0)
+		return r;
+	/* A new LED has no trigger and the brightness just read: touch sysfs only when the
+	 * configuration asks for something else (1000 LEDs start in a blink). */
+	if (c->default_mode == DEFAULT_BRIGHTNESS_UNSET && !c->trigger)
+		return 0;
+	r = led_apply_default(l, ret_error);
+	if (r >= 0 && c->trigger)
+		r = led_apply_trigger(l, ret_error);
+	if (r < 0)
+		return r;
+	(void)led_read_brightness(l);
+	return 0;
+}
+
 int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led **ret,
 	    char **ret_error)
 {
-	struct led *l;
+	_cleanup_(led_freep) struct led *l = NULL;
 	int r;
 
 	*ret_error = NULL;
@@ -337,70 +417,38 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 		safe_close(adopt_fd);
 		return -ENOMEM;
 	}
-	l->manager = m;
-	l->conf = conf;
-	l->name = conf->name;
-	l->fd = -1;
+	*l = (struct led){ .manager = m, .conf = conf, .fd = -1 };
 	l->max_brightness = (unsigned)conf->max_brightness;
-	if (asprintf(&l->sysfs, "%s/%s", m->sysfs_leds, conf->name) < 0) {
+	l->name = strdup(conf->name);
+	if (!l->name || asprintf(&l->sysfs, "%s/%s", m->sysfs_leds, conf->name) < 0) {
 		l->sysfs = NULL;
-		r = -ENOMEM;
-		goto fail;
+		safe_close(adopt_fd);
+		return -ENOMEM;
 	}
-	if (adopt_fd >= 0) {
-		/* The fd store kept the LED alive: it exists with its trigger still running. */
-		l->fd = adopt_fd;
-		l->adopted = true;
-		r = led_read_brightness(l);
-		if (r < 0) {
-			r = errorf(ret_error, r, "%s:%u: adopted LED '%s' has no readable %s/brightness.",
-				   conf->file, conf->line, l->name, l->sysfs);
-			goto fail;
-		}
-		/* The configured trigger may have changed while uledsd was down (one set at run
-		 * time through sysfs or D-Bus, with none configured, stays). */
-		r = conf->trigger ? led_apply_trigger(l, ret_error) : 0;
-		if (r < 0)
-			goto fail;
-	} else {
-		r = led_register(l, ret_error);
-		if (r < 0)
-			goto fail;
-		/* A new LED has no trigger and the brightness just read: touch sysfs only when
-		 * the configuration asks for something else (1000 LEDs start in a blink). */
-		if (conf->default_mode != DEFAULT_BRIGHTNESS_UNSET || conf->trigger) {
-			r = led_apply_default(l, ret_error);
-			if (r >= 0 && conf->trigger)
-				r = led_apply_trigger(l, ret_error);
-			if (r < 0)
-				goto fail;
-			(void)led_read_brightness(l);
-		}
-	}
+	r = adopt_fd >= 0 ? led_adopt(l, adopt_fd, ret_error) : led_create(l, ret_error);
+	if (r < 0)
+		return r;
 	/* Edge-triggered: sd-event dispatches one source per iteration, and level-triggered fds
 	 * not read yet would all be reported again each time (quadratic in a burst over many
 	 * LEDs; measured 837 vs 14113 changes/s over 1000 LEDs). */
 	r = sd_event_add_io(m->event, &l->io, l->fd, EPOLLIN | EPOLLET, led_on_io, l);
-	if (r < 0) {
-		r = errorf(ret_error, r, "Failed to watch LED '%s': %s.", l->name, strerror(-r));
-		goto fail;
-	}
+	if (r < 0)
+		return errorf(ret_error, r, "Failed to watch LED '%s': %s.", l->name, strerror(-r));
 	(void)sd_event_source_set_description(l->io, "led");
-	l->backends = conf->backends;
-	l->n_backends = conf->n_backends;
-	conf->backends = NULL;
-	conf->n_backends = 0;
-	for (size_t i = 0; i < l->n_backends; i++)
-		led_attach_backend(l, l->backends[i]);
+	led_attach_backends(l);
 	led_dispatch(l);
 	if (!l->adopted)
 		fdstore_add(l);
 	bus_led_added(l);
-	*ret = l;
+	*ret = TAKE_PTR(l);
 	return 0;
-fail:
-	led_free(l);
-	return r;
+}
+
+static void led_detach_backends(struct led_conf *c)
+{
+	for (size_t i = 0; i < c->n_backends; i++)
+		if (c->backends[i])
+			led_backend_detach(c->backends[i]);
 }
 
 struct led *led_free(struct led *l)
@@ -409,111 +457,74 @@ struct led *led_free(struct led *l)
 		return NULL;
 	if (l->io)
 		bus_led_removed(l);
-	for (size_t i = 0; i < l->n_backends; i++) {
-		l->backends[i]->ops->detach(l->backends[i]);
-		led_backend_free(l->backends[i]);
-	}
-	free(l->backends);
+	/* Before anything they may use goes (a log backend writes its last record). */
+	led_detach_backends(l->conf);
 	led_state_free(l);
 	sd_event_source_disable_unref(l->io);
 	safe_close(l->fd);
 	led_conf_free(l->conf);
 	free(l->sysfs);
+	free(l->name);
 	free(l);
 	return NULL;
 }
 
 enum led_change led_compare(const struct led *l, const struct led_conf *conf)
 {
-	/* l->conf gave its backends to l: compare with those. */
-	struct led_conf view = *l->conf;
+	enum led_change c = led_conf_compare(l->conf, conf);
 
-	enum led_change c;
-
-	view.backends = l->backends;
-	view.n_backends = l->n_backends;
-	c = led_conf_compare(&view, conf);
 	/* What failed to apply last time (a trigger module not loaded yet) is tried again. */
 	if (c == LED_CHANGE_NONE && l->apply_failed)
 		c = LED_CHANGE_UPDATE;
 	return c;
 }
 
-static bool attrs_same(const struct led_conf *a, const struct led_conf *b)
+/* conf's backends whose settings are unchanged take the place of the running instance (no
+ * glitch on a GPIO line); the other running ones are detached before any new one attaches, so
+ * a resource they held is free for their successor. conf becomes the LED's definition.
+ * Returns how many backends were kept. */
+static size_t led_reconcile(struct led *l, struct led_conf *conf)
 {
-	if ((a->trigger == NULL) != (b->trigger == NULL) ||
-	    (a->trigger && !streq(a->trigger, b->trigger)) || a->n_attrs != b->n_attrs)
-		return false;
-	for (size_t i = 0; i < a->n_attrs; i++)
-		if (!streq(a->attrs[i].key, b->attrs[i].key) ||
-		    !streq(a->attrs[i].value, b->attrs[i].value))
-			return false;
-	return true;
+	struct led_conf *old = l->conf;
+	size_t n_keep = 0;
+
+	for (size_t i = 0; i < conf->n_backends; i++) {
+		struct led_backend *nb = conf->backends[i];
+
+		for (size_t j = 0; j < old->n_backends; j++) {
+			struct led_backend *ob = old->backends[j];
+
+			if (!ob || ob->ops != nb->ops || (ob->ops->same && !ob->ops->same(ob, nb)))
+				continue;
+			led_backend_free(nb);
+			conf->backends[i] = TAKE_PTR(old->backends[j]);
+			n_keep++;
+			break;
+		}
+	}
+	led_detach_backends(old);
+	l->conf = conf;
+	led_conf_free(old);
+	led_attach_backends(l);
+	return n_keep;
 }
 
 int led_update(struct led *l, struct led_conf *conf, char **ret_error)
 {
-	struct led_conf *old = l->conf;
-	struct led_backend **keep;
-	size_t n_keep = 0;
-	bool default_changed, trigger_changed;
+	struct led_conf_diff d;
+	size_t n_keep;
 	int r = 0;
 
 	*ret_error = NULL;
-	default_changed = l->apply_failed || old->default_mode != conf->default_mode ||
-			  old->default_brightness != conf->default_brightness;
-	trigger_changed = l->apply_failed || !attrs_same(old, conf);
-
-	keep = calloc(conf->n_backends + 1, sizeof(*keep));
-	if (!keep) {
-		led_conf_free(conf);
-		return -ENOMEM;
-	}
-	/* Backends whose settings are unchanged stay attached (no glitch on a GPIO line);
-	 * the others go first, so a resource they held is free for their successor. */
-	for (size_t i = 0; i < conf->n_backends; i++) {
-		struct led_backend *nb = conf->backends[i];
-
-		for (size_t j = 0; j < l->n_backends; j++) {
-			struct led_backend *ob = l->backends[j];
-
-			if (ob && ob->ops == nb->ops && (!ob->ops->same || ob->ops->same(ob, nb))) {
-				keep[i] = ob;
-				l->backends[j] = NULL;
-				break;
-			}
-		}
-	}
-	for (size_t j = 0; j < l->n_backends; j++)
-		if (l->backends[j]) {
-			l->backends[j]->ops->detach(l->backends[j]);
-			led_backend_free(l->backends[j]);
-		}
-	free(l->backends);
-	for (size_t i = 0; i < conf->n_backends; i++) {
-		if (keep[i]) {
-			led_backend_free(conf->backends[i]);
-			conf->backends[i] = keep[i];
-			n_keep++;
-		} else
-			led_attach_backend(l, conf->backends[i]);
-	}
-	l->backends = conf->backends;
-	l->n_backends = conf->n_backends;
-	conf->backends = NULL;
-	conf->n_backends = 0;
-	free(keep);
-
-	l->conf = conf;
-	l->name = conf->name;
-	led_conf_free(old);
-	if (default_changed)
+	led_conf_diff(l->conf, conf, &d);
+	n_keep = led_reconcile(l, conf);
+	if (l->apply_failed || d.defaults)
 		r = led_apply_default(l, ret_error);
-	if (r >= 0 && (trigger_changed || default_changed))
+	if (r >= 0 && (l->apply_failed || d.defaults || d.trigger))
 		r = led_apply_trigger(l, ret_error);
 	l->apply_failed = r < 0;
 	(void)led_read_brightness(l);
-	if (n_keep < l->n_backends)
+	if (n_keep < l->conf->n_backends)
 		led_dispatch(l);
 	bus_led_backends_changed(l);
 	return r;

@@ -1,29 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* One virtual LED: its uleds fd, its brightness and the backends it feeds. */
+/* One virtual LED: its uleds fd, its brightness, and the definition (backends included) it runs. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <systemd/sd-event.h>
 
-#include "conf.h"
+#include "led-conf.h"
+#include "macro.h"
 
 struct manager;
-struct led_conf;
-struct led_backend;
 
 struct led {
 	struct manager *manager;
-	struct led_conf *conf; /* owned; conf->backends are moved to backends[] */
-	const char *name;      /* conf->name */
+	struct led_conf *conf; /* owned: the definition in effect, with its attached backends */
+	char *name;            /* own copy, stable across updates: backends and the bus borrow it */
 	int fd;
-	bool adopted; /* fd came from the fd store */
+	bool adopted;      /* fd came from the fd store */
 	bool apply_failed; /* the last update could not apply trigger/default: retried next reload */
 	unsigned brightness;
 	unsigned max_brightness;
 	sd_event_source *io;
-	struct led_backend **backends;
-	size_t n_backends;
 	char *sysfs; /* e.g. /sys/class/leds/NAME */
 	void *bus;   /* D-Bus object state (bus.c) */
 	void *state; /* restore state (state.c) */
@@ -36,17 +33,20 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 	    char **ret_error);
 /* Detach backends, close the fd: the kernel removes the LED. */
 struct led *led_free(struct led *l);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct led *, led_free)
 
-/* Apply a changed definition with the same name and max_brightness in place: trigger and
- * attributes re-applied when they changed, backends with the same settings kept attached,
- * others detached/attached. Takes ownership of conf. */
+/* Run a changed definition of the same name and max_brightness in place: reconcile (backends
+ * with the same settings stay attached, the others are replaced), then apply what changed
+ * (default brightness, trigger and its attributes). Takes ownership of conf. */
 int led_update(struct led *l, struct led_conf *conf, char **ret_error);
 
-/* How conf differs from the LED as it runs (enum led_change of conf.h). */
+/* How conf differs from the LED as it runs. */
 enum led_change led_compare(const struct led *l, const struct led_conf *conf);
 
 /* Send the current brightness to every backend. */
 void led_dispatch(struct led *l);
+/* Some backend of the LED sends bus signals for its brightness (ops->bus_signals). */
+bool led_has_bus_signals(const struct led *l);
 
 /* Write a sysfs attribute of this LED ("brightness", "trigger", "delay_on"). */
 int led_write_attr(struct led *l, const char *attr, const char *value);

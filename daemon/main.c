@@ -8,8 +8,8 @@
 #include "backend.h"
 #include "conf.h"
 #include "log.h"
-#include "macro.h"
 #include "manager.h"
+#include "string-util.h"
 
 static void help(void)
 {
@@ -31,25 +31,9 @@ static void help(void)
 	       backend_list_names());
 }
 
-static int strv_add(char ***l, const char *s)
-{
-	size_t n = 0;
-	char **nl;
-
-	while (*l && (*l)[n])
-		n++;
-	nl = realloc(*l, (n + 2) * sizeof(char *));
-	if (!nl)
-		return -ENOMEM;
-	nl[n] = strdup(s);
-	nl[n + 1] = NULL;
-	*l = nl;
-	return nl[n] ? 0 : -ENOMEM;
-}
-
 static int check_config(char **dirs)
 {
-	struct conf *c;
+	_cleanup_(conf_freep) struct conf *c = NULL;
 	int r;
 
 	r = conf_load((const char *const *)dirs, &c);
@@ -61,12 +45,41 @@ static int check_config(char **dirs)
 		fprintf(stderr, "%s\n", c->errors[i]);
 	printf("%zu file%s, %zu LED%s valid, %zu error%s.\n", c->n_files, c->n_files == 1 ? "" : "s",
 	       c->n_leds, c->n_leds == 1 ? "" : "s", c->n_errors, c->n_errors == 1 ? "" : "s");
-	r = c->n_errors > 0;
-	conf_free(c);
-	return r;
+	return c->n_errors > 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct args {
+	char **dirs;
+	const char *device;
+	const char *state_dir;
+	enum bus_kind bus;
+	bool check;
+};
+
+static int parse_bus(const char *s, enum bus_kind *ret)
+{
+	if (streq(s, "none")) {
+		*ret = BUS_KIND_NONE;
+		return 0;
+	}
+	if (!HAVE_DBUS) {
+		fprintf(stderr, "uledsd: built without D-Bus (meson -Ddbus=disabled); only --bus none works.\n");
+		return -EOPNOTSUPP;
+	}
+	if (streq(s, "system"))
+		*ret = BUS_KIND_SYSTEM;
+	else if (streq(s, "session"))
+		*ret = BUS_KIND_SESSION;
+	else {
+		fprintf(stderr, "uledsd: unknown bus '%s'; use system, session or none.\n", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Returns 1 to go on, 0 to exit successfully (--help), or -errno (exit code 2). */
+static int parse_argv(int argc, char **argv, struct args *a)
 {
 	enum { ARG_STATE_DIR = 0x100 };
 	static const struct option options[] = {
@@ -80,50 +93,36 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	_cleanup_strv_free_ char **dirs = NULL;
-	const char *device = NULL, *state_dir = NULL;
-	enum bus_kind bus = BUS_KIND_SYSTEM;
-	bool check = false;
-	struct manager *m;
 	int c, r;
 
-	log_open();
-	while ((c = getopt_long(argc, argv, "c:d:nl:b:Vh", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "c:d:nl:b:Vh", options, NULL)) >= 0)
 		switch (c) {
 		case 'c':
-			if (strv_add(&dirs, optarg) < 0)
-				return log_oom(), 1;
+			if (strv_push(&a->dirs, NULL, strdup(optarg)) < 0)
+				return log_oom();
 			break;
 		case 'd':
-			device = optarg;
+			a->device = optarg;
 			break;
 		case 'n':
-			check = true;
+			a->check = true;
 			break;
 		case 'l':
 			r = log_level_from_string(optarg);
 			if (r < 0) {
 				fprintf(stderr, "uledsd: unknown log level '%s'; use debug, info, notice, warning or err.\n",
 					optarg);
-				return 2;
+				return r;
 			}
 			log_set_max_level(r);
 			break;
 		case 'b':
-			if (streq(optarg, "system"))
-				bus = BUS_KIND_SYSTEM;
-			else if (streq(optarg, "session"))
-				bus = BUS_KIND_SESSION;
-			else if (streq(optarg, "none"))
-				bus = BUS_KIND_NONE;
-			else {
-				fprintf(stderr, "uledsd: unknown bus '%s'; use system, session or none.\n",
-					optarg);
-				return 2;
-			}
+			r = parse_bus(optarg, &a->bus);
+			if (r < 0)
+				return r;
 			break;
 		case ARG_STATE_DIR:
-			state_dir = optarg;
+			a->state_dir = optarg;
 			break;
 		case 'V':
 			printf("uledsd %s\n", PROJECT_VERSION);
@@ -133,41 +132,65 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			fprintf(stderr, "Try 'uledsd --help'.\n");
-			return 2;
+			return -EINVAL;
 		}
-	}
 	if (optind < argc) {
 		fprintf(stderr, "uledsd: unexpected argument '%s'; try 'uledsd --help'.\n",
 			argv[optind]);
-		return 2;
+		return -EINVAL;
 	}
-	if (!dirs)
-		for (const char *const *d = conf_default_dirs; *d; d++)
-			if (strv_add(&dirs, *d) < 0)
-				return log_oom(), 1;
-	if (check)
-		return check_config(dirs);
+	return 1;
+}
+
+static int replace_string(char **s, const char *value)
+{
+	if (!value)
+		return 0;
+	free(*s);
+	*s = strdup(value);
+	return *s ? 0 : -ENOMEM;
+}
+
+static int run(struct args *a)
+{
+	_cleanup_(manager_freep) struct manager *m = NULL;
+	int r;
 
 	r = manager_new(&m);
 	if (r < 0)
-		return log_error_errno(r, "Failed to set up: %m"), 1;
-	m->config_dirs = TAKE_PTR(dirs);
-	m->bus_kind = bus;
-	if (device) {
-		free(m->uleds_path);
-		m->uleds_path = strdup(device);
-	}
-	if (state_dir) {
-		free(m->state_dir);
-		m->state_dir = strdup(state_dir);
-	}
-	if (!m->uleds_path || !m->state_dir)
-		return log_oom(), 1;
+		return log_error_errno(r, "Failed to set up: %m");
+	m->config_dirs = TAKE_PTR(a->dirs);
+	m->bus_kind = a->bus;
+	if (replace_string(&m->uleds_path, a->device) < 0 ||
+	    replace_string(&m->state_dir, a->state_dir) < 0)
+		return log_oom();
 	r = manager_start(m);
 	if (r >= 0)
 		r = manager_run(m);
 	if (r < 0)
-		log_error_errno(r, "Exiting: %m");
-	manager_free(m);
-	return r < 0 ? 1 : 0;
+		return log_error_errno(r, "Exiting: %m");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { .bus = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE };
+	int r;
+
+	log_open();
+	r = parse_argv(argc, argv, &a);
+	if (r <= 0) {
+		strv_free(a.dirs);
+		return r < 0 ? (r == -ENOMEM ? 1 : 2) : 0;
+	}
+	if (!a.dirs)
+		for (const char *const *d = conf_default_dirs; *d; d++)
+			if (strv_push(&a.dirs, NULL, strdup(*d)) < 0)
+				return log_oom(), 1;
+	if (a.check)
+		r = check_config(a.dirs);
+	else
+		r = run(&a) < 0;
+	strv_free(a.dirs);
+	return r;
 }

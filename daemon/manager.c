@@ -10,41 +10,42 @@
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
+#include "config.h"
+#include "backend.h"
 #include "bus.h"
 #include "conf.h"
 #include "fdstore.h"
 #include "led.h"
 #include "log.h"
-#include "macro.h"
 #include "manager.h"
+#include "string-util.h"
 
 int manager_new(struct manager **ret)
 {
-	struct manager *m = calloc(1, sizeof(*m));
+	_cleanup_(manager_freep) struct manager *m = NULL;
 	const char *state = getenv("STATE_DIRECTORY");
 	int r;
 
+	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	*m = (struct manager){
+		.bus_kind = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE,
+		.uleds_ext = -1,
+		.notify = !!getenv("NOTIFY_SOCKET"),
+	};
 	r = sd_event_new(&m->event);
-	if (r < 0) {
-		free(m);
+	if (r < 0)
 		return r;
-	}
 	m->uleds_path = strdup("/dev/uleds");
 	m->sysfs_leds = strdup("/sys/class/leds");
 	m->dev_dir = strdup("/dev");
 	/* StateDirectory= may list several, colon-separated: the first is ours. */
 	m->state_dir = state && *state ? strndup(state, strcspn(state, ":"))
 				       : strdup("/var/lib/uledsd");
-	m->bus_kind = BUS_KIND_SYSTEM;
-	m->uleds_ext = -1;
-	m->notify = !!getenv("NOTIFY_SOCKET");
-	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir) {
-		manager_free(m);
+	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir)
 		return -ENOMEM;
-	}
-	*ret = m;
+	*ret = TAKE_PTR(m);
 	return 0;
 }
 
@@ -68,6 +69,7 @@ struct manager *manager_free(struct manager *m)
 	while (m->n_leds > 0)
 		manager_remove_led(m, m->n_leds - 1, true);
 	free(m->leds);
+	m->backend_shared = backend_shared_free(m->backend_shared);
 	fdstore_release_unused(m);
 	free(m->stored_fds);
 	free(m->stored_names);
@@ -117,46 +119,22 @@ static void notify_status(struct manager *m, const char *prefix)
 	manager_notify(m, buf);
 }
 
-static int strv_append(char ***l, size_t *n, char *s)
-{
-	char **nl;
-
-	if (!s)
-		return -ENOMEM;
-	nl = realloc(*l, (*n + 2) * sizeof(char *));
-	if (!nl) {
-		free(s);
-		return -ENOMEM;
-	}
-	nl[(*n)++] = s;
-	nl[*n] = NULL;
-	*l = nl;
-	return 0;
-}
-
 /* Logs an error of the (re)load and keeps it for the caller (D-Bus Reload returns them). */
 static void report(struct manager *m, char ***errors, size_t *n_errors, const char *msg)
 {
 	log_error("%s", msg);
 	m->n_errors++;
 	if (errors)
-		(void)strv_append(errors, n_errors, strdup(msg));
+		(void)strv_push(errors, n_errors, strdup(msg));
 }
 
 static bool stored_led_matches(struct manager *m, struct led_conf *lc)
 {
 	char path[PATH_MAX];
-	unsigned v = 0;
-	FILE *f;
+	unsigned v;
 
 	snprintf(path, sizeof(path), "%s/%s/max_brightness", m->sysfs_leds, lc->name);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v == (unsigned)lc->max_brightness;
+	return read_unsigned_file(path, &v) >= 0 && v == (unsigned)lc->max_brightness;
 }
 
 /* systemd drops its copy of a forgotten fd asynchronously: give the kernel a moment to remove
@@ -254,24 +232,15 @@ static void raise_nofile(void)
 	}
 }
 
-int manager_start(struct manager *m)
+static int manager_watch_signals(struct manager *m)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
-	struct conf *c;
 	sigset_t mask;
-	struct stat st;
 	int r;
 
-	raise_nofile();
-	if (stat(m->uleds_path, &st) < 0)
-		return log_error_errno(errno,
-				       "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: dkms install uleds/VERSION).",
-				       m->uleds_path);
-
 	sigemptyset(&mask);
-	for (size_t i = 0; i < ELEMENTSOF(sigs); i++) {
+	for (size_t i = 0; i < ELEMENTSOF(sigs); i++)
 		sigaddset(&mask, sigs[i]);
-	}
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	for (size_t i = 0; i < ELEMENTSOF(sigs); i++) {
 		sd_event_source *s;
@@ -283,6 +252,23 @@ int manager_start(struct manager *m)
 		(void)sd_event_source_set_floating(s, true);
 		sd_event_source_unref(s);
 	}
+	return 0;
+}
+
+int manager_start(struct manager *m)
+{
+	_cleanup_(conf_freep) struct conf *c = NULL;
+	struct stat st;
+	int r;
+
+	raise_nofile();
+	if (stat(m->uleds_path, &st) < 0)
+		return log_error_errno(errno,
+				       "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: dkms install uleds/VERSION).",
+				       m->uleds_path);
+	r = manager_watch_signals(m);
+	if (r < 0)
+		return r;
 	r = sd_event_set_watchdog(m->event, true);
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");
@@ -292,14 +278,9 @@ int manager_start(struct manager *m)
 	r = load_conf(m, &c, NULL, NULL);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < c->n_leds; i++) {
-		r = manager_add_led(m, TAKE_PTR(c->leds[i]), NULL, NULL);
-		if (r == -ENOMEM) {
-			conf_free(c);
+	for (size_t i = 0; i < c->n_leds; i++)
+		if (manager_add_led(m, TAKE_PTR(c->leds[i]), NULL, NULL) == -ENOMEM)
 			return log_oom();
-		}
-	}
-	conf_free(c);
 	/* D-Bus after the LEDs: their objects are in place before the name is taken, so no
 	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
 	(void)bus_start(m);
@@ -312,27 +293,18 @@ int manager_start(struct manager *m)
 	return 0;
 }
 
-int manager_reload(struct manager *m, char ***ret_errors)
+/* The errors of one reload, returned by D-Bus Reload. */
+struct reload_errors {
+	char **errors;
+	size_t n;
+};
+
+/* Removed and recreated LEDs go first: their names and resources become free. */
+static void reload_remove(struct manager *m, struct conf *c)
 {
-	_cleanup_strv_free_ char **errors = NULL, **recreated = NULL;
-	size_t n_errors = 0, n_recreated = 0;
-	struct conf *c;
-	int r;
+	_cleanup_strv_free_ char **recreated = NULL;
+	size_t n_recreated = 0;
 
-	log_info("Reloading the configuration.");
-	manager_notify(m, "RELOADING=1\nSTATUS=Reloading the configuration.");
-	m->reloading = true;
-	m->n_errors = 0;
-	errors = calloc(1, sizeof(char *));
-	if (!errors) {
-		r = -ENOMEM;
-		goto finish; /* READY=1 must follow RELOADING=1 */
-	}
-	r = load_conf(m, &c, &errors, &n_errors);
-	if (r < 0)
-		goto finish;
-
-	/* Removed and recreated LEDs go first: their names and resources become free. */
 	for (size_t i = m->n_leds; i-- > 0;) {
 		struct led *l = m->leds[i];
 		struct led_conf *nc = conf_find(c, l->name);
@@ -345,14 +317,18 @@ int manager_reload(struct manager *m, char ***ret_errors)
 		}
 		log_info("%s: %s.", l->name, nc ? "max_brightness changed, recreating" : "removed");
 		if (nc)
-			(void)strv_append(&recreated, &n_recreated, strdup(l->name));
+			(void)strv_push(&recreated, &n_recreated, strdup(l->name));
 		manager_remove_led(m, i, true);
 	}
 	/* Under systemd the fd store's copy keeps a removed LED until systemd has read our
 	 * FDSTOREREMOVE=1: registering its name again before that would fail with EEXIST. */
 	for (size_t i = 0; i < n_recreated; i++)
 		wait_led_gone(m, recreated[i]);
-	/* Then updates in place, which may free resources (a GPIO line) a new LED wants. */
+}
+
+/* Updates in place, which may free resources (a GPIO line) a new LED wants; then new LEDs. */
+static void reload_update_add(struct manager *m, struct conf *c, struct reload_errors *e)
+{
 	for (size_t i = 0; i < c->n_leds; i++) {
 		struct led_conf *nc = c->leds[i];
 		struct led *l = manager_find_led(m, nc->name);
@@ -365,24 +341,40 @@ int manager_reload(struct manager *m, char ***ret_errors)
 			continue;
 		}
 		log_info("%s: settings changed, updating in place.", l->name);
-		r = led_update(l, TAKE_PTR(c->leds[i]), &err);
-		if (r < 0)
-			report(m, &errors, &n_errors, err ? err : "Failed to update an LED");
+		if (led_update(l, TAKE_PTR(c->leds[i]), &err) < 0)
+			report(m, &e->errors, &e->n, err ? err : "Failed to update an LED");
 	}
 	for (size_t i = 0; i < c->n_leds; i++)
 		if (c->leds[i] && !manager_find_led(m, c->leds[i]->name))
-			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &errors, &n_errors);
-	conf_free(c);
-	r = 0;
-finish:
+			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &e->errors, &e->n);
+}
+
+int manager_reload(struct manager *m, char ***ret_errors)
+{
+	struct reload_errors e = { NULL, 0 };
+	_cleanup_(conf_freep) struct conf *c = NULL;
+	int r;
+
+	log_info("Reloading the configuration.");
+	manager_notify(m, "RELOADING=1\nSTATUS=Reloading the configuration.");
+	m->reloading = true;
+	m->n_errors = 0;
+	e.errors = calloc(1, sizeof(char *));
+	r = e.errors ? load_conf(m, &c, &e.errors, &e.n) : -ENOMEM;
+	/* Even when nothing could be read: READY=1 must follow RELOADING=1. */
+	if (r >= 0) {
+		reload_remove(m, c);
+		reload_update_add(m, c, &e);
+	}
 	m->reloading = false;
 	m->n_reloads++;
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
 	if (ret_errors)
-		*ret_errors = TAKE_PTR(errors);
-	return r;
+		*ret_errors = TAKE_PTR(e.errors);
+	strv_free(e.errors);
+	return r < 0 ? r : 0;
 }
 
 int manager_run(struct manager *m)

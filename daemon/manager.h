@@ -6,8 +6,11 @@
 #include <stddef.h>
 #include <systemd/sd-event.h>
 
+#include "macro.h"
+
 struct led;
 struct conf;
+struct backend_shared;
 
 enum bus_kind {
 	BUS_KIND_NONE,
@@ -35,6 +38,8 @@ struct manager {
 	bool notify; /* NOTIFY_SOCKET is set: talk to systemd */
 	bool notify_warned;
 
+	struct backend_shared *backend_shared; /* per-manager state of backends (gpio's watch) */
+
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
 	int *stored_fds;
 	char **stored_names;
@@ -43,6 +48,7 @@ struct manager {
 
 int manager_new(struct manager **ret);
 struct manager *manager_free(struct manager *m);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct manager *, manager_free)
 
 /* Load the configuration and create every valid LED. Returns -errno only when nothing can
  * work at all (no uleds device); config errors are logged and counted. */

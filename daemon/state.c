@@ -8,9 +8,9 @@
 #include "fdstore.h"
 #include "led.h"
 #include "log.h"
-#include "macro.h"
 #include "manager.h"
 #include "state.h"
+#include "string-util.h"
 
 /* A blinking LED changes many times a second: save at most this often (and at exit). */
 #define STATE_SAVE_DELAY_USEC (10 * 1000000ULL)
@@ -38,22 +38,17 @@ static int state_path(struct led *l, char **ret)
 int led_state_load(struct led *l, unsigned *ret)
 {
 	_cleanup_free_ char *path = NULL;
-	unsigned v;
-	FILE *f;
 	int r;
 
 	r = state_path(l, &path);
 	if (r < 0)
 		return r;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	r = fscanf(f, "%u", &v) == 1 ? 0 : -EBADMSG;
-	fclose(f);
+	r = read_unsigned_file(path, ret);
+	if (r == -ENOENT)
+		return r;
 	if (r < 0)
-		return log_warning_errno(r, "%s: ignoring unreadable saved brightness in %s.", l->name,
+		return log_warning_errno(r, "%s: ignoring unreadable saved brightness in %s: %m", l->name,
 					 path);
-	*ret = v;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "conf.h"
 #include "macro.h"
+#include "string-util.h"
 #include "test.h"
 
 static char tmpdir[64];

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "led.h"
 #include "macro.h"
+#include "string-util.h"
 #include "manager.h"
 #include "test.h"
 
@@ -20,7 +21,7 @@ static char tmpdir[64];
 
 static unsigned rec_calls, rec_last, rec_attached, rec_detached;
 
-static int rec_attach(struct led_backend *b, struct manager *m)
+static int rec_attach(struct led_backend *b)
 {
 	rec_attached++;
 	return 0;
@@ -170,8 +171,8 @@ static void test_forwarding(void)
 	CHECK_INT(l->brightness, 7, "adopted LED reads its brightness from sysfs");
 	CHECK_INT(rec_attached, 1, "backend attached");
 	CHECK(rec_calls == 1 && rec_last == 7, "backend driven to the current value at attach");
-	CHECK(l->backends[0]->ok && l->backends[0]->state &&
-		      strcmp(l->backends[0]->state, "attached") == 0,
+	CHECK(l->conf->backends[0]->ok && l->conf->backends[0]->state &&
+		      strcmp(l->conf->backends[0]->state, "attached") == 0,
 	      "backend state 'attached'");
 
 	/* Two changes before the loop runs: the latest wins, nothing is lost at the end. */
@@ -230,9 +231,9 @@ static void test_reload(void)
 	if (!keep || !change || !broken)
 		return;
 	keep_fd = keep->fd;
-	keep_b = keep->backends[0];
+	keep_b = keep->conf->backends[0];
 	struct led_conf *keep_conf = keep->conf;
-	change_b = change->backends[0];
+	change_b = change->conf->backends[0];
 
 	write_conf("[keep]\nbackends = log\n"
 		   "[change]\nbackends = log\nlog.level = debug\n"
@@ -241,14 +242,14 @@ static void test_reload(void)
 		   "[new]\n");
 	CHECK_INT(manager_reload(m, &errors), 0, "manager_reload");
 
-	CHECK(manager_find_led(m, "keep") == keep && keep->fd == keep_fd && keep->backends[0] == keep_b,
+	CHECK(manager_find_led(m, "keep") == keep && keep->fd == keep_fd && keep->conf->backends[0] == keep_b,
 	      "unchanged LED untouched: same object, fd and backend");
 	CHECK(!peer_closed(p_keep), "unchanged LED's fd still open");
 	CHECK(keep->conf == keep_conf, "unchanged LED with a backend is not updated at all");
 	CHECK(!manager_find_led(m, "gone") && peer_closed(p_gone), "removed LED closed");
 	CHECK(manager_find_led(m, "change") == change && !peer_closed(p_change),
 	      "changed backend settings: LED kept");
-	CHECK(change->n_backends == 1 && change->backends[0] != change_b,
+	CHECK(change->conf->n_backends == 1 && change->conf->backends[0] != change_b,
 	      "changed backend re-attached");
 	CHECK(manager_find_led(m, "broken") == broken && !peer_closed(p_broken),
 	      "LED with a broken new definition keeps running");

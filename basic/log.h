@@ -17,6 +17,9 @@ const char *log_level_to_string(int level);
 /* Decides once whether records go to the journal (JOURNAL_STREAM matches stderr) or stderr. */
 void log_open(void);
 bool log_to_journal(void);
+/* Prefix stderr lines with the "file:line: " that wrote them (journal records always carry
+ * CODE_FILE=, CODE_LINE=, CODE_FUNC=). */
+void log_set_show_location(bool b);
 
 /* Every log_* returns -abs(error) (or 0 for error == 0), so "return log_error_errno(r, ...)" works.
  * errno is set to error during formatting, so %m prints it. */

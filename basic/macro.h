@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Cleanup helpers in the manner of systemd's macro.h. */
+/* Cleanup helpers in the manner of systemd's macro.h: the one way every file frees. */
 #pragma once
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -26,6 +28,15 @@
 		_tmp_;                                                                             \
 	})
 
+/* "_cleanup_(foo_freep) struct foo *p = NULL;" for any destructor foo_free(p) that takes
+ * a non-NULL pointer (destructors of this project also accept NULL). */
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)                                                    \
+	static inline void func##p(type *p)                                                        \
+	{                                                                                          \
+		if (*p)                                                                            \
+			func(*p);                                                                  \
+	}
+
 static inline void freep(void *p)
 {
 	free(*(void **)p);
@@ -48,30 +59,10 @@ static inline void closep(int *fd)
 }
 #define _cleanup_close_ _cleanup_(closep)
 
-static inline void strv_free(char **l)
-{
-	if (!l)
-		return;
-	for (char **s = l; *s; s++)
-		free(*s);
-	free(l);
-}
-static inline void strv_freep(char ***l)
-{
-	strv_free(*l);
-}
-#define _cleanup_strv_free_ _cleanup_(strv_freep)
-
-#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)                                                    \
-	static inline void func##p(type *p)                                                        \
-	{                                                                                          \
-		if (*p)                                                                            \
-			func(*p);                                                                  \
-	}
+DEFINE_TRIVIAL_CLEANUP_FUNC(DIR *, closedir)
+DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose)
 
 static inline int negative_errno(void)
 {
 	return errno > 0 ? -errno : -EIO;
 }
-
-#define streq(a, b) (strcmp((a), (b)) == 0)

@@ -8,9 +8,11 @@
 #include <systemd/sd-journal.h>
 
 #include "log.h"
+#include "string-util.h"
 
 static int max_level = LOG_INFO;
 static bool journal;
+static bool show_location;
 
 static const char *const level_names[] = {
 	[LOG_EMERG] = "emerg",	 [LOG_ALERT] = "alert",	  [LOG_CRIT] = "crit", [LOG_ERR] = "err",
@@ -49,10 +51,11 @@ const char *log_level_to_string(int level)
 void log_open(void)
 {
 	/* systemd sets JOURNAL_STREAM=dev:ino for the stream it connected to stderr. */
-	const char *e = getenv("JOURNAL_STREAM");
+	const char *e = getenv("JOURNAL_STREAM"), *loc = getenv("SYSTEMD_LOG_LOCATION");
 	unsigned long long dev, ino;
 	struct stat st;
 
+	show_location = loc && (streq(loc, "1") || streq(loc, "yes") || streq(loc, "true"));
 	journal = false;
 	if (!e || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
 		return;
@@ -66,12 +69,26 @@ bool log_to_journal(void)
 	return journal;
 }
 
-static void log_emit(int level, const char *const *fields, const char *msg)
+void log_set_show_location(bool b)
+{
+	show_location = b;
+}
+
+/* Where a record was written from: journal fields, and a "file:line: " prefix on stderr when
+ * asked for (SYSTEMD_LOG_LOCATION=1, as systemd's tools do). */
+struct log_location {
+	const char *file;
+	int line;
+	const char *func;
+};
+
+static void log_emit(int level, const struct log_location *loc, const char *const *fields,
+		     const char *msg)
 {
 	if (journal) {
-		struct iovec iov[16];
-		char prio[16];
-		_cleanup_free_ char *m = NULL;
+		struct iovec iov[20];
+		char prio[16], code_line[32];
+		_cleanup_free_ char *m = NULL, *code_file = NULL, *code_func = NULL;
 		size_t n = 0;
 
 		snprintf(prio, sizeof(prio), "PRIORITY=%d", level);
@@ -80,18 +97,29 @@ static void log_emit(int level, const char *const *fields, const char *msg)
 		iov[n++] = (struct iovec){ m, strlen(m) };
 		iov[n++] = (struct iovec){ prio, strlen(prio) };
 		iov[n++] = (struct iovec){ (char *)"SYSLOG_IDENTIFIER=uledsd", 24 };
+		if (loc && asprintf(&code_file, "CODE_FILE=%s", loc->file) >= 0 &&
+		    asprintf(&code_func, "CODE_FUNC=%s", loc->func) >= 0) {
+			snprintf(code_line, sizeof(code_line), "CODE_LINE=%d", loc->line);
+			iov[n++] = (struct iovec){ code_file, strlen(code_file) };
+			iov[n++] = (struct iovec){ code_line, strlen(code_line) };
+			iov[n++] = (struct iovec){ code_func, strlen(code_func) };
+		}
 		for (; fields && *fields && n < ELEMENTSOF(iov); fields++)
 			iov[n++] = (struct iovec){ (char *)*fields, strlen(*fields) };
 		if (sd_journal_sendv(iov, (int)n) >= 0)
 			return;
 	}
 	/* One write per record so lines of concurrent writers don't interleave. */
-	fprintf(stderr, "%s\n", msg);
+	if (loc && show_location)
+		fprintf(stderr, "%s:%d: %s\n", loc->file, loc->line, msg);
+	else
+		fprintf(stderr, "%s\n", msg);
 }
 
-int log_internal(int level, int error, const char *file _unused_, int line _unused_,
-		 const char *func _unused_, const char *format, ...)
+int log_internal(int level, int error, const char *file, int line, const char *func,
+		 const char *format, ...)
 {
+	const struct log_location loc = { file, line, func };
 	char buf[1024];
 	va_list ap;
 	int saved = errno;
@@ -102,7 +130,7 @@ int log_internal(int level, int error, const char *file _unused_, int line _unus
 	va_start(ap, format);
 	vsnprintf(buf, sizeof(buf), format, ap);
 	va_end(ap);
-	log_emit(level, NULL, buf);
+	log_emit(level, &loc, NULL, buf);
 	errno = saved;
 	return -error;
 }
@@ -117,6 +145,6 @@ int log_struct_fields(int level, const char *const *fields, const char *format, 
 	va_start(ap, format);
 	vsnprintf(buf, sizeof(buf), format, ap);
 	va_end(ap);
-	log_emit(level, fields, buf);
+	log_emit(level, NULL, fields, buf);
 	return 0;
 }

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/* The D-Bus API io.uledsd1 (see uledsd-dbus(7)): its properties and methods, one vtable each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "backend.h"
+#include "bus-api.h"
+#include "led.h"
+#include "log.h"
+#include "manager.h"
+#include "string-util.h"
+
+#define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
+#define ERROR_UNKNOWN_TRIGGER "io.uledsd1.Error.UnknownTrigger"
+
+/* The caller's effective uid as dbus-daemon saw it on the socket (never the racy /proc). */
+static int check_root(sd_bus_message *msg, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+	uid_t euid;
+	int r;
+
+	r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds);
+	if (r < 0)
+		return r;
+	if (!(sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID) &&
+	    sd_bus_creds_get_euid(creds, &euid) >= 0 && euid == 0)
+		return 0;
+	return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+				 "%s.%s() changes state and is allowed for root only; run it as root (sudo busctl ...).",
+				 sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg));
+}
+
+/* ---- io.uledsd1.LED ------------------------------------------------------------------- */
+
+static int property_get_trigger(sd_bus *bus _unused_, const char *path _unused_,
+				const char *iface _unused_, const char *property _unused_,
+				sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+	struct led *l = userdata;
+	_cleanup_free_ char *t = NULL;
+	int r;
+
+	r = led_current_trigger(l, &t);
+	if (r < 0)
+		return sd_bus_error_set_errnof(error, r, "Failed to read %s/trigger: %m", l->sysfs);
+	return sd_bus_message_append(reply, "s", t);
+}
+
+static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_,
+				 const char *iface _unused_, const char *property _unused_,
+				 sd_bus_message *reply, void *userdata, sd_bus_error *error _unused_)
+{
+	struct led *l = userdata;
+	int r;
+
+	r = sd_bus_message_open_container(reply, 'a', "(sbs)");
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < l->conf->n_backends; i++) {
+		struct led_backend *be = l->conf->backends[i];
+
+		r = sd_bus_message_append(reply, "(sbs)", be->ops->name, be->ok,
+					  be->state ? be->state : "");
+		if (r < 0)
+			return r;
+	}
+	return sd_bus_message_close_container(reply);
+}
+
+static int method_set_brightness(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct led *l = userdata;
+	char buf[16];
+	uint32_t v;
+	int r;
+
+	r = sd_bus_message_read(msg, "u", &v);
+	if (r < 0)
+		return r;
+	r = check_root(msg, error);
+	if (r < 0)
+		return r;
+	if (v > l->max_brightness)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "Brightness %u is out of range for LED '%s': use 0 to %u (MaxBrightness).",
+					 v, l->name, l->max_brightness);
+	/* Through sysfs, as any other writer: the LED core (triggers) and uleds see it. */
+	snprintf(buf, sizeof(buf), "%u", v);
+	r = led_write_attr(l, "brightness", buf);
+	if (r < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Failed to write %s/brightness: %s.",
+					 l->sysfs, strerror(-r));
+	return sd_bus_reply_method_return(msg, NULL);
+}
+
+static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct led *l = userdata;
+	const char *t;
+	int r;
+
+	r = sd_bus_message_read(msg, "s", &t);
+	if (r < 0)
+		return r;
+	r = check_root(msg, error);
+	if (r < 0)
+		return r;
+	if (!*t || strlen(t) > 63 || strpbrk(t, " \t\n[]"))
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "'%s' is not a trigger name; see %s/trigger for the available ones.",
+					 t, l->sysfs);
+	r = led_write_attr(l, "trigger", t);
+	/* The LED core answers EINVAL for a trigger it does not know. */
+	if (r == -EINVAL)
+		return sd_bus_error_setf(error, ERROR_UNKNOWN_TRIGGER,
+					 "Trigger '%s' is not available for LED '%s' (%s/trigger lists those that are); if it comes from a module, load it: modprobe ledtrig-%s.",
+					 t, l->name, l->sysfs, t);
+	if (r < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Failed to write %s/trigger: %s.",
+					 l->sysfs, strerror(-r));
+	return sd_bus_reply_method_return(msg, NULL);
+}
+
+/* Two vtables for one interface: introspection tells which LEDs send Brightness changes (those
+ * with the dbus backend). Trigger has no signal: the kernel announces no trigger changes. */
+#define LED_VTABLE(brightness_flags)                                                               \
+	{                                                                                          \
+		SD_BUS_VTABLE_START(0),                                                            \
+		SD_BUS_PROPERTY("Name", "s", NULL, offsetof(struct led, name),                     \
+				SD_BUS_VTABLE_PROPERTY_CONST),                                     \
+		SD_BUS_PROPERTY("Brightness", "u", NULL, offsetof(struct led, brightness),         \
+				brightness_flags),                                                 \
+		SD_BUS_PROPERTY("MaxBrightness", "u", NULL, offsetof(struct led, max_brightness),  \
+				SD_BUS_VTABLE_PROPERTY_CONST),                                     \
+		SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, 0),                       \
+		SD_BUS_PROPERTY("Backends", "a(sbs)", property_get_backends, 0,                    \
+				SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),                              \
+		SD_BUS_METHOD_WITH_ARGS("SetBrightness", SD_BUS_ARGS("u", brightness),             \
+					SD_BUS_NO_RESULT, method_set_brightness,                   \
+					SD_BUS_VTABLE_UNPRIVILEGED),                               \
+		SD_BUS_METHOD_WITH_ARGS("SetTrigger", SD_BUS_ARGS("s", trigger), SD_BUS_NO_RESULT, \
+					method_set_trigger, SD_BUS_VTABLE_UNPRIVILEGED),           \
+		SD_BUS_VTABLE_END                                                                  \
+	}
+
+const sd_bus_vtable bus_led_vtable_emits[] = LED_VTABLE(SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE);
+const sd_bus_vtable bus_led_vtable_quiet[] = LED_VTABLE(0);
+
+/* ---- io.uledsd1.Manager --------------------------------------------------------------- */
+
+static int property_get_version(sd_bus *bus _unused_, const char *path _unused_,
+				const char *iface _unused_, const char *property _unused_,
+				sd_bus_message *reply, void *userdata _unused_,
+				sd_bus_error *error _unused_)
+{
+	return sd_bus_message_append(reply, "s", PROJECT_VERSION);
+}
+
+int bus_led_path(const struct led *l, char **ret)
+{
+	return sd_bus_path_encode(LED_PATH_PREFIX, l->name, ret);
+}
+
+static int method_list_leds(sd_bus_message *msg, void *userdata, sd_bus_error *error _unused_)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	struct manager *m = userdata;
+	int r;
+
+	r = sd_bus_message_new_method_return(msg, &reply);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_open_container(reply, 'a', "(so)");
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < m->n_leds; i++) {
+		_cleanup_free_ char *path = NULL;
+
+		r = bus_led_path(m->leds[i], &path);
+		if (r < 0)
+			return r;
+		r = sd_bus_message_append(reply, "(so)", m->leds[i]->name, path);
+		if (r < 0)
+			return r;
+	}
+	r = sd_bus_message_close_container(reply);
+	if (r < 0)
+		return r;
+	return sd_bus_send(NULL, reply, NULL);
+}
+
+static int method_get_led(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	_cleanup_free_ char *path = NULL;
+	struct manager *m = userdata;
+	const char *name;
+	struct led *l;
+	int r;
+
+	r = sd_bus_message_read(msg, "s", &name);
+	if (r < 0)
+		return r;
+	l = manager_find_led(m, name);
+	if (!l)
+		return sd_bus_error_setf(error, ERROR_UNKNOWN_LED,
+					 "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
+					 name);
+	r = bus_led_path(l, &path);
+	if (r < 0)
+		return r;
+	return sd_bus_reply_method_return(msg, "o", path);
+}
+
+static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_strv_free_ char **errors = NULL;
+	struct manager *m = userdata;
+	int r;
+
+	r = check_root(msg, error);
+	if (r < 0)
+		return r;
+	/* Synchronous: the reply goes out once the new configuration is in effect (ExecReload=). */
+	r = manager_reload(m, &errors);
+	if (r < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Reload failed: %s.", strerror(-r));
+	r = sd_bus_message_new_method_return(msg, &reply);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_append_strv(reply, errors);
+	if (r < 0)
+		return r;
+	r = sd_bus_send(NULL, reply, NULL);
+	/* > 0: handled. The reload re-exported objects, so sd-bus must not dispatch this again. */
+	return r < 0 ? r : 1;
+}
+
+const sd_bus_vtable bus_manager_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_METHOD_WITH_ARGS("ListLEDs", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(so)", leds),
+				method_list_leds, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("GetLED", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", led),
+				method_get_led, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_RESULT("as", errors),
+				method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+

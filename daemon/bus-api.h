@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* What bus.c (the connection) needs of bus-api.c (the interfaces): names, paths, vtables. */
+#pragma once
+
+#include <systemd/sd-bus.h>
+
+struct led;
+
+#define BUS_NAME "io.uledsd1"
+#define MANAGER_PATH "/io/uledsd1"
+#define LED_PATH_PREFIX "/io/uledsd1/led"
+#define MANAGER_IFACE "io.uledsd1.Manager"
+#define LED_IFACE "io.uledsd1.LED"
+
+/* io.uledsd1.Manager on MANAGER_PATH, userdata the manager. */
+extern const sd_bus_vtable bus_manager_vtable[];
+/* io.uledsd1.LED, userdata the LED: Brightness with and without PropertiesChanged. */
+extern const sd_bus_vtable bus_led_vtable_emits[];
+extern const sd_bus_vtable bus_led_vtable_quiet[];
+
+/* The object path of an LED: its name escaped by sd_bus_path_encode(). */
+int bus_led_path(const struct led *l, char **ret);

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/* Which drop-ins make the configuration: search path, precedence by file name, masking. */
+#include <limits.h>
+#include <stdio.h>
+
+#include "conf.h"
+#include "log.h"
+#include "string-util.h"
+
+const char *const conf_default_dirs[] = {
+	"/etc/uledsd.d", "/run/uledsd.d", "/usr/local/lib/uledsd.d", "/usr/lib/uledsd.d", NULL,
+};
+
+/* One file name, the first (highest priority) path that has it; NULL path: masked. */
+struct conf_file {
+	char *name;
+	char *path;
+};
+
+struct conf_files {
+	struct conf_file *files;
+	size_t n;
+};
+
+static void conf_files_done(struct conf_files *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->files[i].name);
+		free(l->files[i].path);
+	}
+	free(l->files);
+}
+
+static int conf_file_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct conf_file *)a)->name, ((const struct conf_file *)b)->name);
+}
+
+static bool is_masked(const char *path)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return false;
+	target[n] = 0;
+	return streq(target, "/dev/null");
+}
+
+static bool conf_name_wanted(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 5 && streq(name + n - 5, ".conf");
+}
+
+static bool conf_files_has(const struct conf_files *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (streq(l->files[i].name, name))
+			return true;
+	return false;
+}
+
+static int conf_files_add(struct conf_files *l, const char *dir, const char *name)
+{
+	_cleanup_free_ char *path = NULL, *copy = strdup(name);
+	struct conf_file *nf;
+
+	if (!copy || asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	nf = realloc(l->files, (l->n + 1) * sizeof(*nf));
+	if (!nf)
+		return -ENOMEM;
+	l->files = nf;
+	l->files[l->n++] = (struct conf_file){
+		.name = TAKE_PTR(copy),
+		.path = is_masked(path) ? NULL : TAKE_PTR(path),
+	};
+	return 0;
+}
+
+/* The names of one directory that no earlier directory had. */
+static int conf_files_scan(struct conf_files *l, const char *dir)
+{
+	_cleanup_(closedirp) DIR *d = opendir(dir);
+	struct dirent *de;
+	int r;
+
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		return log_error_errno(errno, "Failed to open configuration directory %s: %m", dir);
+	}
+	while ((de = readdir(d))) {
+		if (!conf_name_wanted(de->d_name) || conf_files_has(l, de->d_name))
+			continue;
+		r = conf_files_add(l, dir, de->d_name);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int conf_files_list(const char *const *dirs, char ***ret_files)
+{
+	struct conf_files l = { NULL, 0 };
+	char **out;
+	size_t n_out = 0;
+	int r = 0;
+
+	for (const char *const *d = dirs; *d && r >= 0; d++)
+		r = conf_files_scan(&l, *d);
+	out = r >= 0 ? calloc(l.n + 1, sizeof(char *)) : NULL;
+	if (r >= 0 && !out)
+		r = -ENOMEM;
+	if (r >= 0) {
+		if (l.n > 0)
+			qsort(l.files, l.n, sizeof(*l.files), conf_file_cmp);
+		for (size_t i = 0; i < l.n; i++)
+			if (l.files[i].path)
+				out[n_out++] = TAKE_PTR(l.files[i].path);
+		*ret_files = out;
+	}
+	conf_files_done(&l);
+	return r;
+}

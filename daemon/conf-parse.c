@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/* Reading one drop-in: inih with our own line reader (line numbers), and every key of a section. */
+#include <ctype.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "conf.h"
+#include "string-util.h"
+
+/* Lines of the section being parsed that set a key, to report duplicates. */
+struct seen_key {
+	char *key;
+	unsigned line;
+};
+
+struct section {
+	struct led_conf *lc;
+	bool skip; /* duplicate LED name: its keys are ignored */
+	bool error;
+	struct seen_key *keys;
+	size_t n_keys;
+	unsigned default_line;
+	/* Per entry of lc->backends: listed in "backends =", line of its first key. */
+	bool *listed;
+	unsigned *first_key_line;
+};
+
+struct parser {
+	struct conf *conf;
+	const char *path;
+	FILE *f;
+	unsigned line;
+	bool in_section;
+	struct section sec;
+};
+
+/* ---- values ---- */
+
+static int parse_int(const char *s, long long min, long long max, int *ret)
+{
+	char *end;
+	long long v;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret = (int)v;
+	return 0;
+}
+
+static bool trigger_name_is_valid(const char *s)
+{
+	if (!*s || strlen(s) > LED_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+static bool attr_name_is_valid(const char *s)
+{
+	static const char *const reserved[] = { "brightness", "max_brightness", "trigger",
+						"uevent",     "power",		"device",
+						"subsystem" };
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return false;
+	for (size_t i = 0; i < ELEMENTSOF(reserved); i++)
+		if (streq(s, reserved[i]))
+			return false;
+	return true;
+}
+
+/* ---- backends of a section ---- */
+
+static void section_error(struct parser *p, unsigned line, const char *format, ...)
+	_printf_(3, 4);
+static void section_error(struct parser *p, unsigned line, const char *format, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, format);
+	if (vasprintf(&msg, format, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	conf_add_error(p->conf, p->path, line, "%s", msg ? msg : "(out of memory)");
+	p->sec.error = true;
+}
+
+static int find_backend(struct led_conf *lc, const struct backend_ops *ops)
+{
+	for (size_t i = 0; i < lc->n_backends; i++)
+		if (lc->backends[i]->ops == ops)
+			return (int)i;
+	return -1;
+}
+
+/* The section's instance of ops, made on first use (by "backends =" or a key). */
+static int get_backend(struct parser *p, const struct backend_ops *ops)
+{
+	struct section *s = &p->sec;
+	struct led_conf *lc = s->lc;
+	_cleanup_(led_backend_freep) struct led_backend *b = NULL;
+	size_t n = lc->n_backends + 1;
+	struct led_backend **nb;
+	bool *nl;
+	unsigned *nf;
+	int i = find_backend(lc, ops), r;
+
+	if (i >= 0)
+		return i;
+	r = led_backend_new(ops, p->path, p->line, &b);
+	if (r < 0)
+		return r;
+	nb = realloc(lc->backends, n * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	lc->backends = nb;
+	nl = realloc(s->listed, n * sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	s->listed = nl;
+	nf = realloc(s->first_key_line, n * sizeof(*nf));
+	if (!nf)
+		return -ENOMEM;
+	s->first_key_line = nf;
+	s->listed[lc->n_backends] = false;
+	s->first_key_line[lc->n_backends] = 0;
+	lc->backends[lc->n_backends] = TAKE_PTR(b);
+	return (int)lc->n_backends++;
+}
+
+static void parse_backends_list(struct parser *p, const char *value)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	struct led_conf *lc = p->sec.lc;
+	char *save = NULL;
+
+	if (!copy)
+		return;
+	lc->backends_set = true;
+	lc->backends_line = p->line;
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		const struct backend_ops *ops = backend_ops_find(w);
+		int i;
+
+		if (!ops) {
+			section_error(p, p->line, "unknown backend '%s' in 'backends'; known: %s.", w,
+				      backend_list_names());
+			continue;
+		}
+		i = find_backend(lc, ops);
+		if (i >= 0 && p->sec.listed[i]) {
+			section_error(p, p->line, "backend '%s' is listed twice in 'backends'.", w);
+			continue;
+		}
+		i = get_backend(p, ops);
+		if (i < 0) {
+			section_error(p, p->line, "out of memory");
+			continue;
+		}
+		p->sec.listed[i] = true;
+		lc->backends[i]->line = p->line;
+	}
+}
+
+static void parse_backend_key(struct parser *p, const struct backend_ops *ops, const char *key,
+			      const char *value)
+{
+	_cleanup_free_ char *err = NULL;
+	struct led_conf *lc = p->sec.lc;
+	int i, r;
+
+	i = get_backend(p, ops);
+	if (i < 0) {
+		section_error(p, p->line, "out of memory");
+		return;
+	}
+	if (!p->sec.first_key_line[i])
+		p->sec.first_key_line[i] = p->line;
+	if (!ops->parse) {
+		section_error(p, p->line, "backend '%s' has no settings; remove '%s.%s'.",
+			      ops->name, ops->name, key);
+		return;
+	}
+	r = ops->parse(lc->backends[i], key, value, &err);
+	if (r < 0)
+		section_error(p, p->line, "%s", err ? err : "invalid value");
+}
+
+/* ---- the keys ---- */
+
+static void parse_max_brightness(struct parser *p, const char *value)
+{
+	if (parse_int(value, 1, INT_MAX, &p->sec.lc->max_brightness) < 0)
+		section_error(p, p->line,
+			      "max_brightness = '%s' is not valid: give a whole number from 1 to %d.",
+			      value, INT_MAX);
+}
+
+static void parse_default_brightness(struct parser *p, const char *value)
+{
+	struct led_conf *lc = p->sec.lc;
+
+	p->sec.default_line = p->line;
+	if (streq(value, "restore"))
+		lc->default_mode = DEFAULT_BRIGHTNESS_RESTORE;
+	else if (parse_int(value, 0, INT_MAX, &lc->default_brightness) >= 0)
+		lc->default_mode = DEFAULT_BRIGHTNESS_VALUE;
+	else
+		section_error(p, p->line,
+			      "default_brightness = '%s' is not valid: give a number from 0 to max_brightness, or 'restore'.",
+			      value);
+}
+
+static void parse_trigger(struct parser *p, const char *value)
+{
+	struct led_conf *lc = p->sec.lc;
+
+	if (!trigger_name_is_valid(value)) {
+		section_error(p, p->line,
+			      "trigger = '%s' is not a trigger name: use letters, digits, '_' and '-' (see /sys/class/leds/*/trigger).",
+			      value);
+		return;
+	}
+	lc->trigger = strdup(value);
+	lc->trigger_line = p->line;
+}
+
+static void parse_trigger_attr(struct parser *p, const char *key, const char *value)
+{
+	struct led_conf *lc = p->sec.lc;
+	struct trigger_attr *na;
+
+	if (!attr_name_is_valid(key + 8)) {
+		section_error(p, p->line,
+			      "'%s' does not name a trigger attribute: use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.",
+			      key);
+		return;
+	}
+	na = realloc(lc->attrs, (lc->n_attrs + 1) * sizeof(*na));
+	if (!na) {
+		section_error(p, p->line, "out of memory");
+		return;
+	}
+	lc->attrs = na;
+	lc->attrs[lc->n_attrs++] =
+		(struct trigger_attr){ .key = strdup(key + 8), .value = strdup(value), .line = p->line };
+}
+
+static void parse_prefixed_key(struct parser *p, const char *key, const char *dot,
+			       const char *value)
+{
+	_cleanup_free_ char *prefix = strndup(key, (size_t)(dot - key));
+	const struct backend_ops *ops = prefix ? backend_ops_find(prefix) : NULL;
+
+	if (strncmp(key, "trigger.", 8) == 0) {
+		parse_trigger_attr(p, key, value);
+		return;
+	}
+	if (!ops) {
+		section_error(p, p->line,
+			      "unknown key '%s': '%s' is not a backend (known: %s) nor 'trigger'.", key,
+			      prefix ? prefix : "", backend_list_names());
+		return;
+	}
+	parse_backend_key(p, ops, dot + 1, value);
+}
+
+static void parse_key(struct parser *p, const char *key, const char *value)
+{
+	static const struct {
+		const char *key;
+		void (*parse)(struct parser *p, const char *value);
+	} keys[] = {
+		{ "max_brightness", parse_max_brightness },
+		{ "default_brightness", parse_default_brightness },
+		{ "trigger", parse_trigger },
+		{ "backends", parse_backends_list },
+	};
+	const char *dot = strchr(key, '.');
+
+	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+		if (streq(keys[i].key, key)) {
+			keys[i].parse(p, value);
+			return;
+		}
+	if (dot) {
+		parse_prefixed_key(p, key, dot, value);
+		return;
+	}
+	section_error(p, p->line,
+		      "unknown key '%s'; known keys: max_brightness, default_brightness, trigger, trigger.ATTRIBUTE, backends, BACKEND.KEY.",
+		      key);
+}
+
+/* ---- sections ---- */
+
+/* Checks that need the whole section. */
+static void section_verify(struct parser *p)
+{
+	struct section *s = &p->sec;
+	struct led_conf *lc = s->lc;
+
+	if (lc->default_mode == DEFAULT_BRIGHTNESS_VALUE &&
+	    lc->default_brightness > lc->max_brightness)
+		section_error(p, s->default_line,
+			      "default_brightness = %d is above max_brightness = %d; lower it or raise max_brightness.",
+			      lc->default_brightness, lc->max_brightness);
+	if (lc->n_attrs > 0 && !lc->trigger)
+		section_error(p, lc->attrs[0].line,
+			      "'trigger.%s' needs a trigger: add 'trigger = ...' to [%s].",
+			      lc->attrs[0].key, lc->name);
+	for (size_t i = 0; i < lc->n_backends; i++) {
+		struct led_backend *b = lc->backends[i];
+		_cleanup_free_ char *err = NULL;
+
+		if (!s->listed[i]) {
+			section_error(p, s->first_key_line[i],
+				      "'%s.*' settings given but '%s' is not in 'backends' of [%s]; add it there or remove the settings.",
+				      b->ops->name, b->ops->name, lc->name);
+			continue;
+		}
+		if (b->ops->verify && b->ops->verify(b, &err) < 0)
+			section_error(p, b->line, "%s", err ? err : "invalid backend settings");
+	}
+}
+
+static void section_end(struct parser *p)
+{
+	struct section *s = &p->sec;
+
+	if (!p->in_section)
+		return;
+	p->in_section = false;
+	if (s->skip)
+		led_conf_free(s->lc);
+	else {
+		section_verify(p);
+		if (s->error)
+			conf_add_failed(p->conf, s->lc);
+		else
+			conf_add_led(p->conf, s->lc);
+	}
+	for (size_t i = 0; i < s->n_keys; i++)
+		free(s->keys[i].key);
+	free(s->keys);
+	free(s->listed);
+	free(s->first_key_line);
+	*s = (struct section){ .lc = NULL };
+}
+
+static void section_begin(struct parser *p, const char *raw, size_t len, bool skip)
+{
+	struct section *s = &p->sec;
+	const char *reason, *prev;
+
+	section_end(p);
+	if (led_conf_new(raw, len, p->path, p->line, &s->lc) < 0)
+		return;
+	p->in_section = true;
+	s->skip = skip;
+	if (skip)
+		return;
+	if (!led_name_is_valid(s->lc->name, &reason)) {
+		section_error(p, p->line, "[%s] is not a valid LED name: %s.", s->lc->name, reason);
+		return;
+	}
+	prev = conf_defined_at(p->conf, s->lc->name);
+	if (prev) {
+		conf_add_error(p->conf, p->path, p->line,
+			       "LED '%s' is already defined at %s; remove or rename this one.",
+			       s->lc->name, prev);
+		s->skip = true;
+		return;
+	}
+	conf_remember_name(p->conf, s->lc->name, p->path, p->line);
+}
+
+static int handler(void *user, const char *section _unused_, const char *key, const char *value)
+{
+	struct parser *p = user;
+	struct section *s = &p->sec;
+	struct seen_key *nk;
+
+	if (!p->in_section) {
+		conf_add_error(p->conf, p->path, p->line,
+			       "'%s' is outside of any [LED] section; put it below a section header.",
+			       key);
+		return 1;
+	}
+	if (s->skip)
+		return 1;
+	for (size_t i = 0; i < s->n_keys; i++)
+		if (streq(s->keys[i].key, key)) {
+			section_error(p, p->line, "'%s' is set twice in [%s] (first at line %u); keep one.",
+				      key, s->lc->name, s->keys[i].line);
+			return 1;
+		}
+	nk = realloc(s->keys, (s->n_keys + 1) * sizeof(*nk));
+	if (nk) {
+		s->keys = nk;
+		s->keys[s->n_keys++] = (struct seen_key){ .key = strdup(key), .line = p->line };
+	}
+	parse_key(p, key, value);
+	return 1;
+}
+
+/* ---- lines ---- */
+
+/* An error on a line of the current section: the section's LED is not created. */
+static void line_error(struct parser *p, const char *format, ...) _printf_(2, 3);
+static void line_error(struct parser *p, const char *format, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, format);
+	if (vasprintf(&msg, format, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	conf_add_error(p->conf, p->path, p->line, "%s", msg ? msg : "(out of memory)");
+	if (p->in_section)
+		p->sec.error = true;
+}
+
+/* Without its indentation (inih would take indented lines as continuations), trailing
+ * space and newline, and a UTF-8 byte order mark on line 1. Returns the length. */
+static size_t line_trim(struct parser *p, char *buf)
+{
+	char *s = buf;
+	size_t len;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	memmove(buf, s, strlen(s) + 1);
+	len = strlen(buf);
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' ' ||
+			   buf[len - 1] == '\t'))
+		buf[--len] = 0;
+	if (p->line == 1 && len >= 3 && strncmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+		memmove(buf, buf + 3, len - 2);
+		len -= 3;
+	}
+	return len;
+}
+
+/* A line that is not for inih: a section header (inih would cut long names and never
+ * report empty sections) or one inih would reject. true: handled here. */
+static bool line_handle(struct parser *p, char *buf, size_t len)
+{
+	char *end;
+
+	if (len == 0 || buf[0] == ';' || buf[0] == '#')
+		return true;
+	if (buf[0] == '[') {
+		end = strrchr(buf, ']');
+		if (!end || end[1]) {
+			/* Not the previous section's fault; the keys that follow belong to no
+			 * LED: ignore them. */
+			conf_add_error(p->conf, p->path, p->line,
+				       "a section header must look like [NAME] with nothing after ']'.");
+			section_begin(p, "", 0, true);
+			return true;
+		}
+		section_begin(p, buf + 1, (size_t)(end - buf - 1), false);
+		return true;
+	}
+	if (!strpbrk(buf, "=:")) {
+		line_error(p, "expected 'key = value', a [section] or a comment.");
+		return true;
+	}
+	if (buf[0] == '=' || buf[0] == ':') {
+		line_error(p, "a key is missing before '%c'.", buf[0]);
+		return true;
+	}
+	return false;
+}
+
+/* inih's reader: counts lines and hands inih only "key = value" lines. */
+static char *reader(char *buf, int size, void *user)
+{
+	struct parser *p = user;
+
+	for (;;) {
+		size_t len;
+		int c;
+
+		if (!fgets(buf, size, p->f))
+			return NULL;
+		p->line++;
+		len = strlen(buf);
+		if (len > 0 && buf[len - 1] != '\n' && !feof(p->f)) {
+			while ((c = fgetc(p->f)) != EOF && c != '\n')
+				;
+			line_error(p, "line is longer than %d bytes; shorten it.", size - 2);
+			continue;
+		}
+		len = line_trim(p, buf);
+		if (line_handle(p, buf, len))
+			continue;
+		buf[len] = '\n';
+		buf[len + 1] = 0;
+		return buf;
+	}
+}
+
+int conf_parse_stream(struct conf *c, const char *path, FILE *f)
+{
+	struct parser p = { .conf = c, .path = path, .f = f };
+
+	(void)ini_parse_stream(reader, &p, handler, &p);
+	section_end(&p);
+	c->n_files++;
+	return 0;
+}
+
+int conf_parse_file(struct conf *c, const char *path)
+{
+	_cleanup_(fclosep) FILE *f = fopen(path, "re");
+
+	if (!f) {
+		conf_add_error(c, path, 0, "cannot read the file: %s.", strerror(errno));
+		return 0;
+	}
+	return conf_parse_stream(c, path, f);
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/* One LED's definition: its lifetime, its name rules, and the one place a reload diff is made. */
+#include <stdlib.h>
+
+#include "backend.h"
+#include "led-conf.h"
+#include "string-util.h"
+
+int led_conf_new(const char *name, size_t name_len, const char *file, unsigned line,
+		 struct led_conf **ret)
+{
+	_cleanup_(led_conf_freep) struct led_conf *lc = NULL;
+
+	lc = calloc(1, sizeof(*lc));
+	if (!lc)
+		return -ENOMEM;
+	lc->name = strndup(name, name_len);
+	lc->file = strdup(file);
+	lc->line = line;
+	lc->max_brightness = 255;
+	if (!lc->name || !lc->file)
+		return -ENOMEM;
+	*ret = TAKE_PTR(lc);
+	return 0;
+}
+
+struct led_conf *led_conf_free(struct led_conf *lc)
+{
+	if (!lc)
+		return NULL;
+	for (size_t i = 0; i < lc->n_backends; i++)
+		led_backend_free(lc->backends[i]);
+	free(lc->backends);
+	for (size_t i = 0; i < lc->n_attrs; i++) {
+		free(lc->attrs[i].key);
+		free(lc->attrs[i].value);
+	}
+	free(lc->attrs);
+	free(lc->trigger);
+	free(lc->file);
+	free(lc->name);
+	free(lc);
+	return NULL;
+}
+
+static bool trigger_same(const struct led_conf *a, const struct led_conf *b)
+{
+	if (!streq_ptr(a->trigger, b->trigger) || a->n_attrs != b->n_attrs)
+		return false;
+	for (size_t i = 0; i < a->n_attrs; i++)
+		if (!streq(a->attrs[i].key, b->attrs[i].key) ||
+		    !streq(a->attrs[i].value, b->attrs[i].value))
+			return false;
+	return true;
+}
+
+static bool backends_same(const struct led_conf *a, const struct led_conf *b)
+{
+	if (a->n_backends != b->n_backends)
+		return false;
+	for (size_t i = 0; i < a->n_backends; i++) {
+		const struct led_backend *x = a->backends[i], *y = b->backends[i];
+
+		if (x->ops != y->ops || (x->ops->same && !x->ops->same(x, y)))
+			return false;
+	}
+	return true;
+}
+
+void led_conf_diff(const struct led_conf *old, const struct led_conf *new,
+		   struct led_conf_diff *ret)
+{
+	*ret = (struct led_conf_diff){
+		.recreate = old->max_brightness != new->max_brightness,
+		/* A number counts only when it is the mode: restore ignores it. */
+		.defaults = old->default_mode != new->default_mode ||
+			    (new->default_mode == DEFAULT_BRIGHTNESS_VALUE &&
+			     old->default_brightness != new->default_brightness),
+		.trigger = !trigger_same(old, new),
+		.backends = !backends_same(old, new),
+	};
+}
+
+enum led_change led_conf_compare(const struct led_conf *old, const struct led_conf *new)
+{
+	struct led_conf_diff d;
+
+	led_conf_diff(old, new, &d);
+	if (d.recreate)
+		return LED_CHANGE_RECREATE;
+	return d.defaults || d.trigger || d.backends ? LED_CHANGE_UPDATE : LED_CHANGE_NONE;
+}
+
+bool led_name_is_valid(const char *name, const char **ret_reason)
+{
+	const char *reason = NULL;
+	size_t n = strlen(name);
+
+	if (n == 0)
+		reason = "it is empty";
+	else if (n > LED_NAME_MAX)
+		reason = "it is longer than the kernel's 63 bytes";
+	else if (strchr(name, '/'))
+		reason = "it contains '/'";
+	else if (streq(name, ".") || streq(name, ".."))
+		reason = "\".\" and \"..\" are not valid names";
+	/* D-Bus carries UTF-8 only: sd-bus would refuse every message naming this LED,
+	 * GetManagedObjects for all LEDs included. */
+	else if (!utf8_is_valid(name))
+		reason = "it is not valid UTF-8 (write the name in UTF-8)";
+	else
+		for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				reason = "it contains a control character";
+				break;
+			}
+	if (ret_reason)
+		*ret_reason = reason;
+	return !reason;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* One LED's definition as parsed, and how a new definition differs from the running one. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "macro.h"
+
+struct led_backend;
+
+#define LED_NAME_MAX 63 /* the kernel's LED_MAX_NAME_SIZE (64) minus the NUL */
+
+enum default_brightness_mode {
+	DEFAULT_BRIGHTNESS_UNSET,   /* leave the kernel's initial value (0) */
+	DEFAULT_BRIGHTNESS_VALUE,   /* default_brightness = N */
+	DEFAULT_BRIGHTNESS_RESTORE, /* default_brightness = restore: last saved value */
+};
+
+struct trigger_attr {
+	char *key; /* sysfs attribute below the LED, e.g. "delay_on" */
+	char *value;
+	unsigned line;
+};
+
+struct led_conf {
+	char *name;
+	char *file; /* where the section starts */
+	unsigned line;
+
+	int max_brightness;
+	enum default_brightness_mode default_mode;
+	int default_brightness;
+	char *trigger; /* NULL: none configured */
+	unsigned trigger_line;
+	struct trigger_attr *attrs;
+	size_t n_attrs;
+	/* The backend instances: parsed here, attached by the LED that runs this definition. */
+	struct led_backend **backends;
+	size_t n_backends;
+	bool backends_set; /* "backends =" seen */
+	unsigned backends_line;
+};
+
+/* A definition named name from file:line, with the defaults (max_brightness 255). */
+int led_conf_new(const char *name, size_t name_len, const char *file, unsigned line,
+		 struct led_conf **ret);
+/* Frees the backends too (detaching those that are attached); NULL entries are skipped. */
+struct led_conf *led_conf_free(struct led_conf *lc);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct led_conf *, led_conf_free)
+
+/* What differs between the running definition and a new one of the same name. */
+struct led_conf_diff {
+	bool recreate; /* max_brightness: the kernel device must be made again */
+	bool defaults; /* default_brightness */
+	bool trigger;  /* trigger or its attributes */
+	bool backends; /* a backend added, removed or with other settings */
+};
+void led_conf_diff(const struct led_conf *old, const struct led_conf *new,
+		   struct led_conf_diff *ret);
+
+enum led_change {
+	LED_CHANGE_NONE,     /* identical: keep as it is */
+	LED_CHANGE_UPDATE,   /* same device, other trigger/attributes/backends: update in place */
+	LED_CHANGE_RECREATE, /* max_brightness changed: the kernel device must be recreated */
+};
+enum led_change led_conf_compare(const struct led_conf *old, const struct led_conf *new);
+
+/* 1-63 bytes of UTF-8 without '/' or control characters, not "." or "..". */
+bool led_name_is_valid(const char *name, const char **ret_reason);
