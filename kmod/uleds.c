@@ -9,8 +9,8 @@
  * brightness (already clamped to max_brightness); we keep the latest value
  * and hand it to read().
  */
-#include <linux/ctype.h>
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/leds.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -42,8 +42,13 @@ struct uleds_device {
 	char name[LED_MAX_NAME_SIZE];
 	/* default trigger; cdev.default_trigger points here when set */
 	char trigger[LED_MAX_NAME_SIZE];
+	/* on uleds_claims from before registration until after removal */
+	struct list_head claim;
 	/* serializes setup and trigger changes */
 	struct mutex lock;
+	/* a default trigger not registered at the last lookup, and when */
+	char missing[LED_MAX_NAME_SIZE];
+	unsigned long missing_at;
 	/* protects the fields below: brightness_set() may run in atomic context */
 	spinlock_t value_lock;
 	bool registered;
@@ -55,11 +60,41 @@ struct uleds_device {
 static struct miscdevice uleds_misc;
 
 /*
- * Held across every registration and unregistration of our LEDs, so a name
- * check and the registration it allows are atomic with respect to the other
- * uleds LEDs.
+ * The names our LEDs hold, from before led_classdev_register() until after
+ * led_classdev_unregister() returned. Two uleds LEDs never race for a name:
+ * the second setup finds the claim and gets EEXIST at once. Only list
+ * operations happen under the spinlock, never a call into the LED core, so
+ * one LED stuck in the core (see "Known LED core window" in README) cannot
+ * block the setup or release of any other.
  */
-static DEFINE_MUTEX(uleds_names_lock);
+static DEFINE_SPINLOCK(uleds_claims_lock);
+static LIST_HEAD(uleds_claims);
+
+static bool uleds_claim(struct uleds_device *udev)
+{
+	struct uleds_device *other;
+	bool ok = true;
+
+	spin_lock(&uleds_claims_lock);
+	list_for_each_entry(other, &uleds_claims, claim) {
+		if (!strcmp(other->name, udev->name)) {
+			ok = false;
+			break;
+		}
+	}
+	if (ok)
+		list_add_tail(&udev->claim, &uleds_claims);
+	spin_unlock(&uleds_claims_lock);
+
+	return ok;
+}
+
+static void uleds_unclaim(struct uleds_device *udev)
+{
+	spin_lock(&uleds_claims_lock);
+	list_del_init(&udev->claim);
+	spin_unlock(&uleds_claims_lock);
+}
 
 static struct uleds_device *to_uleds(struct led_classdev *cdev)
 {
@@ -81,8 +116,12 @@ static void uleds_brightness_set(struct led_classdev *cdev,
 	}
 	spin_unlock_irqrestore(&udev->value_lock, flags);
 
+	/*
+	 * With the mask, epoll wakes only waiters that asked for input, not
+	 * every process polling the fd (systemd watches stored fds for HUP).
+	 */
 	if (wake)
-		wake_up_interruptible(&udev->waitq);
+		wake_up_interruptible_poll(&udev->waitq, EPOLLIN | EPOLLRDNORM);
 }
 
 /* Mainline's rules, plus: the name must end within the 64 bytes. */
@@ -97,41 +136,74 @@ static bool uleds_name_valid(const char *name)
 	return !strchr(name, '/');
 }
 
+/*
+ * led_trigger_register() takes any name, and real ones contain ':' and '.'
+ * (power-supply triggers are named after the supply, hid-MAC-battery-...).
+ * So: anything NUL-terminated within the 64 bytes, but not empty and not
+ * "default", which names "the LED's default trigger" to sysfs in newer cores.
+ */
 static bool uleds_trigger_name_valid(const char *name)
 {
 	size_t len = strnlen(name, LED_MAX_NAME_SIZE);
-	size_t i;
 
 	if (len == 0 || len == LED_MAX_NAME_SIZE)
 		return false;
-	/* "default" means "the LED's default trigger" in sysfs: not a name */
-	if (!strcmp(name, "default"))
-		return false;
-	for (i = 0; i < len; i++)
-		/* isascii: the kernel's ctype classifies Latin-1 letters too */
-		if (!(isascii(name[i]) && isalnum(name[i])) &&
-		    name[i] != '_' && name[i] != '-')
-			return false;
-	return true;
+	return strcmp(name, "default") != 0;
+}
+
+/*
+ * Makes the removal final before led_classdev_unregister(), which drops the
+ * trigger under trigger_lock and then, with the lock released, removes the
+ * device and takes the LED off leds_list. Two LED-core paths can attach a
+ * trigger in between, and the LED would then be freed while still on the
+ * trigger's led_cdevs list (list_add corruption, use-after-free):
+ *  - led_trigger_write(), a write to the trigger file, which takes
+ *    led_access and gives up when sysfs is disabled: we disable it under
+ *    led_access, after any write in progress has finished;
+ *  - led_trigger_register(), a trigger module loading, which attaches
+ *    itself to every LED on leds_list whose default_trigger names it and
+ *    that has no trigger: we clear default_trigger under trigger_lock,
+ *    the lock it holds for that test.
+ * The flags word is also written by led_trigger_set() under trigger_lock
+ * (LED_INIT_DEFAULT_TRIGGER), so LED_SYSFS_DISABLE is set under both locks.
+ */
+static void uleds_remove(struct uleds_device *udev)
+{
+	struct led_classdev *cdev = &udev->cdev;
+
+	mutex_lock(&cdev->led_access);
+#ifdef CONFIG_LEDS_TRIGGERS
+	down_write(&cdev->trigger_lock);
+#endif
+	led_sysfs_disable(cdev);
+#ifdef CONFIG_LEDS_TRIGGERS
+	cdev->default_trigger = NULL;
+	led_trigger_set(cdev, NULL);
+	up_write(&cdev->trigger_lock);
+#endif
+	mutex_unlock(&cdev->led_access);
+
+	led_classdev_unregister(cdev);
 }
 
 #ifdef ULEDS_CHECK_NAMES
 /*
  * The LED class, learnt from the first LED we register: the class is not
  * exported, and our own LEDs are the only ones whose device we may touch
- * without racing with their unregistration. Protected by uleds_names_lock.
- * Typed after struct device, whose class pointer became const in 6.4.
+ * without racing with their unregistration. Typed after struct device,
+ * whose class pointer became const in 6.4. Always the same value once set.
  */
 static typeof_member(struct device, class) uleds_leds_class;
 
 static bool uleds_name_taken(const char *name)
 {
+	typeof(uleds_leds_class) class = READ_ONCE(uleds_leds_class);
 	struct led_classdev *cdev;
 	struct device *dev;
 	bool taken = false;
 
-	if (uleds_leds_class) {
-		dev = class_find_device_by_name(uleds_leds_class, name);
+	if (class) {
+		dev = class_find_device_by_name(class, name);
 		if (!dev)
 			return false;
 		put_device(dev);
@@ -141,7 +213,7 @@ static bool uleds_name_taken(const char *name)
 	/*
 	 * No class yet: compare the names drivers registered with. Catches
 	 * every LED registered without init_data; LEDs whose name the core
-	 * composed are caught after the fact in uleds_register().
+	 * composed are caught after the fact in uleds_core_register().
 	 */
 	down_read(&leds_list_lock);
 	list_for_each_entry(cdev, &leds_list, node) {
@@ -155,54 +227,81 @@ static bool uleds_name_taken(const char *name)
 	return taken;
 }
 
-static int uleds_register(struct uleds_device *udev)
+static int uleds_core_register(struct uleds_device *udev)
 {
-	struct device *parent = uleds_misc.this_device;
 	int ret;
 
-	mutex_lock(&uleds_names_lock);
-	if (uleds_name_taken(udev->name)) {
-		ret = -EEXIST;
-		goto out;
-	}
+	if (uleds_name_taken(udev->name))
+		return -EEXIST;
 
-	ret = led_classdev_register(parent, &udev->cdev);
+	ret = led_classdev_register(uleds_misc.this_device, &udev->cdev);
 	if (ret)
-		goto out;
-	uleds_leds_class = udev->cdev.dev->class;
+		return ret;
+	WRITE_ONCE(uleds_leds_class, udev->cdev.dev->class);
 
 	/*
 	 * Lost a race with a driver outside uleds, or missed a composed
 	 * name: the core renamed our LED. Take it back at once.
 	 */
 	if (strcmp(dev_name(udev->cdev.dev), udev->name)) {
-		led_classdev_unregister(&udev->cdev);
-		ret = -EEXIST;
+		uleds_remove(udev);
+		return -EEXIST;
 	}
-out:
-	mutex_unlock(&uleds_names_lock);
-	return ret;
+	return 0;
 }
 #else
+static int uleds_core_register(struct uleds_device *udev)
+{
+	udev->cdev.flags |= LED_REJECT_NAME_CONFLICT;
+	return led_classdev_register(uleds_misc.this_device, &udev->cdev);
+}
+#endif
+
 static int uleds_register(struct uleds_device *udev)
 {
 	int ret;
 
-	udev->cdev.flags |= LED_REJECT_NAME_CONFLICT;
+	if (!uleds_claim(udev))
+		return -EEXIST;
 
-	mutex_lock(&uleds_names_lock);
-	ret = led_classdev_register(uleds_misc.this_device, &udev->cdev);
-	mutex_unlock(&uleds_names_lock);
-
+	ret = uleds_core_register(udev);
+	/*
+	 * On a clash the core first tries NAME_1 (led_classdev_next_name()),
+	 * which does not fit in 64 bytes after a name of 62 or 63, and reports
+	 * that as ENOMEM before it looks at LED_REJECT_NAME_CONFLICT.
+	 */
+	if (ret == -ENOMEM && strlen(udev->name) > LED_MAX_NAME_SIZE - 3)
+		ret = -EEXIST;
+	if (ret)
+		uleds_unclaim(udev);
 	return ret;
 }
-#endif
 
 static void uleds_unregister(struct uleds_device *udev)
 {
-	mutex_lock(&uleds_names_lock);
-	led_classdev_unregister(&udev->cdev);
-	mutex_unlock(&uleds_names_lock);
+	uleds_remove(udev);
+	uleds_unclaim(udev);
+}
+
+/*
+ * Remembers a default trigger the core did not find (see
+ * uleds_trigger_recently_missing()).
+ */
+static void uleds_note_missing_trigger(struct uleds_device *udev)
+{
+#ifdef CONFIG_LEDS_TRIGGERS
+	struct led_classdev *cdev = &udev->cdev;
+
+	down_read(&cdev->trigger_lock);
+	if (cdev->default_trigger && !cdev->trigger) {
+		strscpy(udev->missing, cdev->default_trigger,
+			sizeof(udev->missing));
+		udev->missing_at = jiffies;
+	} else {
+		udev->missing[0] = '\0';
+	}
+	up_read(&cdev->trigger_lock);
+#endif
 }
 
 static int uleds_setup(struct uleds_device *udev,
@@ -235,17 +334,69 @@ static int uleds_setup(struct uleds_device *udev,
 	ret = uleds_register(udev);
 	if (ret)
 		goto out;
+	uleds_note_missing_trigger(udev);
 
 	/* The first read returns the initial brightness at once. */
 	spin_lock_irq(&udev->value_lock);
 	udev->registered = true;
 	udev->changed = true;
 	spin_unlock_irq(&udev->value_lock);
-	wake_up_interruptible(&udev->waitq);
+	wake_up_interruptible_poll(&udev->waitq, EPOLLIN | EPOLLRDNORM);
 out:
 	mutex_unlock(&udev->lock);
 	return ret;
 }
+
+#ifdef CONFIG_LEDS_TRIGGERS
+/*
+ * Whether the LED is still waiting, with nothing changed, for a trigger that
+ * was not registered when we last looked it up less than 5 s ago. Asking
+ * again would only start another modprobe (led_trigger_set_default() calls
+ * request_module_nowait() for a name it does not find); the core attaches the
+ * trigger by itself when its module registers it. Caller holds trigger_lock.
+ */
+static bool uleds_trigger_recently_missing(struct uleds_device *udev,
+					   const char *name)
+{
+	return !udev->cdev.trigger && udev->missing[0] &&
+	       !strcmp(udev->missing, name) &&
+	       time_before(jiffies, udev->missing_at + 5 * HZ);
+}
+
+/*
+ * Replaces the trigger of a registered LED in one step, with led_access held
+ * so no write to the trigger file comes in between. The default trigger
+ * changes and the old trigger goes under one hold of trigger_lock: a trigger
+ * module registering at that moment (led_trigger_register() attaches to LEDs
+ * with no trigger and a matching default) sees either the old state with the
+ * old trigger attached, or the new default. Otherwise it could re-attach the
+ * old default between the removal and the change, and it would survive.
+ */
+static void uleds_replace_trigger(struct uleds_device *udev, const char *name)
+{
+	struct led_classdev *cdev = &udev->cdev;
+	bool lookup;
+
+	lockdep_assert_held(&cdev->led_access);
+
+	down_write(&cdev->trigger_lock);
+	lookup = name && !uleds_trigger_recently_missing(udev, name);
+	if (name) {
+		strscpy(udev->trigger, name, sizeof(udev->trigger));
+		cdev->default_trigger = udev->trigger;
+	} else {
+		cdev->default_trigger = NULL;
+	}
+	led_trigger_set(cdev, NULL);
+	up_write(&cdev->trigger_lock);
+
+	if (!lookup)
+		return;
+	/* Takes triggers_list_lock, then trigger_lock: not nestable here. */
+	led_trigger_set_default(cdev);
+	uleds_note_missing_trigger(udev);
+}
+#endif
 
 static int uleds_set_trigger(struct uleds_device *udev,
 			     const struct uleds_trigger *trig)
@@ -271,23 +422,11 @@ static int uleds_set_trigger(struct uleds_device *udev,
 	}
 
 #ifdef CONFIG_LEDS_TRIGGERS
-	/*
-	 * The core attaches a default trigger only to an LED without one,
-	 * both here and when a trigger module registers later: drop the
-	 * current trigger first, then let the core look the new one up.
-	 */
-	led_trigger_remove(&udev->cdev);
-
-	down_write(&udev->cdev.trigger_lock);
-	if (none) {
-		udev->cdev.default_trigger = NULL;
-	} else {
-		strscpy(udev->trigger, trig->name, sizeof(udev->trigger));
-		udev->cdev.default_trigger = udev->trigger;
-	}
-	up_write(&udev->cdev.trigger_lock);
-
-	led_trigger_set_default(&udev->cdev);
+	ret = mutex_lock_interruptible(&udev->cdev.led_access);
+	if (ret)
+		goto out;
+	uleds_replace_trigger(udev, none ? NULL : trig->name);
+	mutex_unlock(&udev->cdev.led_access);
 #endif
 out:
 	mutex_unlock(&udev->lock);
@@ -302,6 +441,7 @@ static int uleds_open(struct inode *inode, struct file *file)
 	if (!udev)
 		return -ENOMEM;
 
+	INIT_LIST_HEAD(&udev->claim);
 	mutex_init(&udev->lock);
 	spin_lock_init(&udev->value_lock);
 	init_waitqueue_head(&udev->waitq);

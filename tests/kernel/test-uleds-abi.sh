@@ -26,9 +26,22 @@ modprobe ledtrig-timer || { echo "test-uleds-abi: modprobe ledtrig-timer failed"
 marker="uleds-abi: test start $$"
 echo "$marker" >/dev/kmsg
 
+# Count the modprobe calls the kernel starts (request_module) while uleds-abi runs.
+modprobe_log=/run/uleds-abi-modprobe.log
+old_modprobe=$(cat /proc/sys/kernel/modprobe)
+: >"$modprobe_log"
+cat >/run/uleds-abi-modprobe <<EOT
+#!/bin/sh
+echo "\$*" >>$modprobe_log
+exec $old_modprobe "\$@"
+EOT
+chmod +x /run/uleds-abi-modprobe
+echo /run/uleds-abi-modprobe >/proc/sys/kernel/modprobe
+
 read -r start _ </proc/uptime
-"$bin" "$dev"
+ULEDS_ABI_MODPROBE_LOG=$modprobe_log "$bin" "$dev"
 rc=$?
+echo "$old_modprobe" >/proc/sys/kernel/modprobe
 read -r end _ </proc/uptime
 echo "test-uleds-abi: uleds-abi exited $rc after $(awk "BEGIN { print $end - $start }") s"
 [ "$rc" = 0 ] || fail "uleds-abi reported failures (exit $rc)"
