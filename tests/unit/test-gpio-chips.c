@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/* The gpio backend's chip scan without GPIO hardware: the libgpiod calls it makes are replaced
+ * by fakes defined here (the executable's definitions win over libgpiod.so's), over a
+ * directory of plain files named like chip nodes. One chip fails to open, as a chip going
+ * away during a scan does: the scan must skip it and leak nothing (run under valgrind too). */
+#include <fcntl.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "gpio.h"
+#include "string-util.h"
+#include "test.h"
+
+static char tmpdir[64];
+
+/* ---- fakes of the libgpiod calls gpio-chips.c makes ---- */
+
+struct gpiod_chip {
+	char *name;
+};
+struct gpiod_chip_info {
+	char label[32];
+};
+struct gpiod_line_info {
+	char name[16];
+};
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+bool gpiod_is_gpiochip_device(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+struct gpiod_chip *gpiod_chip_open(const char *path)
+{
+	struct gpiod_chip *c;
+
+	if (streq(base(path), "gpiochip1")) {
+		errno = ENODEV; /* removed between the listing and the open */
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	c->name = strdup(base(path));
+	return c;
+}
+
+void gpiod_chip_close(struct gpiod_chip *c)
+{
+	free(c->name);
+	free(c);
+}
+
+struct gpiod_chip_info *gpiod_chip_get_info(struct gpiod_chip *c)
+{
+	struct gpiod_chip_info *i = calloc(1, sizeof(*i));
+
+	snprintf(i->label, sizeof(i->label), "label-%s", c->name + 8);
+	return i;
+}
+
+const char *gpiod_chip_info_get_label(struct gpiod_chip_info *i)
+{
+	return i->label;
+}
+
+size_t gpiod_chip_info_get_num_lines(struct gpiod_chip_info *i)
+{
+	return 3;
+}
+
+void gpiod_chip_info_free(struct gpiod_chip_info *i)
+{
+	free(i);
+}
+
+struct gpiod_line_info *gpiod_chip_get_line_info(struct gpiod_chip *c, unsigned int offset)
+{
+	struct gpiod_line_info *li = calloc(1, sizeof(*li));
+
+	snprintf(li->name, sizeof(li->name), "%s-L%u", c->name + 8, offset);
+	return li;
+}
+
+const char *gpiod_line_info_get_name(struct gpiod_line_info *li)
+{
+	size_t n = strlen(li->name);
+
+	return li->name[n - 1] == '2' ? NULL : li->name; /* line 2 has no name */
+}
+
+void gpiod_line_info_free(struct gpiod_line_info *li)
+{
+	free(li);
+}
+
+/* ---- the tests ---- */
+
+static void touch(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		exit(2);
+	close(fd);
+}
+
+static void test_scan(struct gpio_watcher *w)
+{
+	const struct gpio_chip_entry *e;
+
+	CHECK_INT(gpio_chips_load(w), 0, "scan");
+	CHECK_INT(w->n_chips, 3, "chips that opened: gpiochip0, gpiochip2, gpiochip10");
+	if (w->n_chips != 3)
+		return;
+	CHECK_STR(w->chips[0].name, "gpiochip0", "numeric order 1");
+	CHECK_STR(w->chips[1].name, "gpiochip2", "numeric order 2 (gpiochip1 failed to open)");
+	CHECK_STR(w->chips[2].name, "gpiochip10", "numeric order 3");
+	e = gpio_chips_get(w, "gpiochip2");
+	CHECK(e && e->chip, "gpiochip2 is cached open");
+	CHECK_STR(e ? e->label : NULL, "label-2", "label");
+	CHECK_INT(gpio_chip_entry_line(e, "2-L1"), 1, "line by name");
+	CHECK_INT(gpio_chip_entry_line(e, "0-L1"), -ENOENT, "another chip's line");
+	CHECK(e && e->n_lines == 3 && !e->lines[2], "an unnamed line has no name");
+	CHECK(!gpio_chips_get(w, "gpiochip1"), "the chip that failed is not cached");
+	e = &w->chips[0];
+	CHECK_INT(gpio_chips_load(w), 0, "second load");
+	CHECK(&w->chips[0] == e, "a valid scan is not redone");
+	gpio_chips_clear(w);
+	CHECK(!w->chips_valid && w->n_chips == 0, "cleared");
+}
+
+/* Every rescan must give back everything: a chip that failed to open used to leave the names
+ * after it in an array strv_free() stops reading at the first hole in. */
+static void rescan(struct gpio_watcher *w, int times)
+{
+	for (int i = 0; i < times; i++) {
+		(void)gpio_chips_load(w);
+		gpio_chips_clear(w);
+	}
+}
+
+/* Every rescan must give back everything: a chip that failed to open used to leave the names
+ * after it in an array that strv_free() stops reading at the first hole. Measured after a
+ * warm-up, as malloc's per-thread cache keeps a bounded number of freed blocks "in use". */
+static void test_no_leak(struct gpio_watcher *w)
+{
+	size_t before, after;
+
+	rescan(w, 100);
+	before = mallinfo2().uordblks;
+	rescan(w, 100);
+	after = mallinfo2().uordblks;
+	CHECK(after <= before, "100 rescans with a chip that fails to open: heap grew by %zu bytes",
+	      after - before);
+}
+
+int main(void)
+{
+	struct gpio_watcher w = { .fd = -1 };
+	char cmd[128];
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-gpio-chips-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return 2;
+	touch("gpiochip0");
+	touch("gpiochip1");
+	touch("gpiochip2");
+	touch("gpiochip10");
+	touch("gpiochipX"); /* not a chip name */
+	touch("null");
+	w.dev_dir = tmpdir;
+	test_scan(&w);
+	test_no_leak(&w);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		return 2;
+	return test_finish("test-gpio-chips");
+}

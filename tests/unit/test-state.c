@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/* The saved brightness of "restore" LEDs: a number is read back, anything else is refused. */
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "led.h"
+#include "log.h"
+#include "manager.h"
+#include "state.h"
+#include "string-util.h"
+#include "test.h"
+
+static char tmpdir[64];
+
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	if (!f)
+		exit(2);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* led_state_load() for an LED named name whose state file holds text (NULL: no file). */
+static int load(const char *name, const char *text, unsigned *v)
+{
+	struct manager m = { .state_dir = tmpdir };
+	struct led l = { .manager = &m, .name = (char *)name };
+
+	if (text)
+		write_file(name, text);
+	return led_state_load(&l, v);
+}
+
+int main(void)
+{
+	char big[64], cmd[128];
+	unsigned v = 7;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-state-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return 2;
+	log_set_max_level(LOG_ERR);
+	CHECK_INT(load("good", "42\n", &v), 0, "a saved value");
+	CHECK_INT(v, 42, "the saved value");
+	CHECK_INT(load("nonl", "0", &v), 0, "no trailing newline");
+	CHECK_INT(v, 0, "zero");
+	CHECK_INT(load("missing", NULL, &v), -ENOENT, "no file: -ENOENT (start dark)");
+	v = 7;
+	CHECK(load("negative", "-1\n", &v) < 0 && v == 7, "-1 is refused, not read as 4294967295");
+	CHECK(load("junk", "12abc\n", &v) < 0 && v == 7, "a number followed by junk is refused");
+	CHECK(load("space", " 5\n", &v) < 0, "leading space is refused");
+	CHECK(load("empty", "", &v) < 0, "an empty file is refused");
+	CHECK(load("words", "bright\n", &v) < 0, "words are refused");
+	CHECK(load("range", "4294967296\n", &v) < 0 && v == 7, "a value above UINT_MAX is refused");
+	memset(big, '1', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	CHECK(load("long", big, &v) < 0 && v == 7, "a file longer than any number is refused");
+	CHECK_INT(load("max", "4294967295\n", &v), 0, "UINT_MAX itself is read");
+	CHECK(v == 4294967295U, "UINT_MAX value");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		return 2;
+	return test_finish("test-state");
+}
