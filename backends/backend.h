@@ -17,7 +17,7 @@ struct backend_context {
 	const char *led_name; /* valid while attached */
 	unsigned max_brightness;
 	unsigned brightness; /* at attach; set() brings every later value */
-	void *shared;        /* this backend type's per-manager state (ops->shared_new), or NULL */
+	void *shared;	     /* this backend type's per-manager state (ops->shared_new), or NULL */
 
 	/* The LED's side (each may be NULL): the backend's state changed; a bus signal for
 	 * the brightness is due (backends with ops->bus_signals only). */
@@ -89,15 +89,15 @@ int led_backend_attach(struct led_backend *b, const struct backend_context *ctx)
 void led_backend_detach(struct led_backend *b);
 /* Record the backend's state and tell the LED (ctx.state_changed). Returns 0. */
 int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Ask the LED for a Brightness bus signal (ops->bus_signals backends). */
 void led_backend_signal_brightness(struct led_backend *b);
 
 /* Per-manager state of the backend types that have some (ops->shared_new): a list that the
  * manager owns, filled on demand. */
 struct backend_shared;
-int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops,
-		       sd_event *event, const char *dev_dir, void **ret);
+int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops, sd_event *event,
+		       const char *dev_dir, void **ret);
 struct backend_shared *backend_shared_free(struct backend_shared *list);
 
 extern const struct backend_ops backend_log;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The dbus backend: Brightness PropertiesChanged signals for this LED, at most max_rate a second. */
+/* The dbus backend: Brightness PropertiesChanged signals for this LED, at most max_rate a second.
+ */
 #include <stdio.h>
 
 #include "backend.h"
@@ -22,9 +23,10 @@ static int dbus_parse(struct led_backend *b, const char *key, const char *value,
 
 	if (streq(key, "max_rate")) {
 		if (safe_atou(value, &v) < 0 || v == 0 || v > DBUS_MAX_RATE)
-			return error_setf(ret_error, -EINVAL,
-					  "dbus.max_rate must be a number of signals per second from 1 to %u.",
-					  DBUS_MAX_RATE);
+			return error_setf(
+			    ret_error, -EINVAL,
+			    "dbus.max_rate must be a number of signals per second from 1 to %u.",
+			    DBUS_MAX_RATE);
 		p->max_rate = v;
 		return 0;
 	}
@@ -83,13 +85,13 @@ static bool dbus_same(const struct led_backend *a, const struct led_backend *b)
 }
 
 const struct backend_ops backend_dbus = {
-	.name = "dbus",
-	.priv_size = sizeof(struct dbus_backend),
-	.bus_signals = true,
-	.parse = dbus_parse,
-	.verify = dbus_verify,
-	.attach = dbus_attach,
-	.set = dbus_set,
-	.detach = dbus_detach,
-	.same = dbus_same,
+    .name = "dbus",
+    .priv_size = sizeof(struct dbus_backend),
+    .bus_signals = true,
+    .parse = dbus_parse,
+    .verify = dbus_verify,
+    .attach = dbus_attach,
+    .set = dbus_set,
+    .detach = dbus_detach,
+    .same = dbus_same,
 };

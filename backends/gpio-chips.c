@@ -93,7 +93,7 @@ static void chip_entry_fill(struct gpio_chip_entry *e, struct gpiod_chip *c)
 	}
 	for (unsigned j = 0; j < e->n_lines; j++) {
 		_cleanup_(gpiod_line_info_freep) struct gpiod_line_info *li =
-			gpiod_chip_get_line_info(c, j);
+		    gpiod_chip_get_line_info(c, j);
 		const char *n = li ? gpiod_line_info_get_name(li) : NULL;
 
 		e->lines[j] = n ? strdup(n) : NULL;
@@ -174,7 +174,9 @@ static void watcher_event(struct gpio_watcher *w, const struct inotify_event *ev
 		return;
 	gpio_chips_clear(w);
 	log_debug("GPIO chip node %s/%s: %s.", w->dev_dir, ev->name,
-		  removed ? "removed" : ev->mask & IN_ATTRIB ? "attributes changed" : "created");
+		  removed		 ? "removed"
+		  : ev->mask & IN_ATTRIB ? "attributes changed"
+					 : "created");
 	if (removed) {
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
 			if ((p->request || p->busy_chip) && p->chip_name &&
@@ -197,7 +199,7 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 		struct inotify_event ev;
 		char raw[4096];
 	} buf;
-	struct chip_events ce = { .n_pending = 0 };
+	struct chip_events ce = {.n_pending = 0};
 
 	for (;;) {
 		ssize_t n = read(fd, &buf, sizeof(buf));
@@ -258,7 +260,7 @@ int gpio_watcher_new(sd_event *event, const char *dev_dir, void **ret)
 	 * moment later (udev): IN_ATTRIB retries then. */
 	if (inotify_add_watch(w->fd, dev_dir,
 			      IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM |
-				      IN_ONLYDIR) < 0)
+				  IN_ONLYDIR) < 0)
 		return log_debug_errno(errno, "Failed to watch %s for GPIO chips: %m", dev_dir);
 	r = sd_event_add_io(event, &w->io, w->fd, EPOLLIN, on_inotify, w);
 	if (r < 0)

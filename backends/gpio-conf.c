@@ -35,8 +35,8 @@ const char *gpio_chip_key(const char *chip)
 
 static int parse_bool(const char *v)
 {
-	static const char *const yes[] = { "yes", "true", "1", "on" };
-	static const char *const no[] = { "no", "false", "0", "off" };
+	static const char *const yes[] = {"yes", "true", "1", "on"};
+	static const char *const no[] = {"no", "false", "0", "off"};
 
 	for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
 		if (strcasecmp(v, yes[i]) == 0)
@@ -52,8 +52,10 @@ static int parse_bool(const char *v)
 static int parse_chip(struct gpio_backend *p, const char *value, char **ret_error)
 {
 	if (!*value)
-		return errorf(ret_error,
-			      "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or a label as gpioinfo shows it, or remove it to search every chip.");
+		return errorf(
+		    ret_error,
+		    "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or "
+		    "a label as gpioinfo shows it, or remove it to search every chip.");
 	free(p->chip);
 	p->chip = strdup(value);
 	return p->chip ? 0 : -ENOMEM;
@@ -64,8 +66,8 @@ static int parse_line(struct gpio_backend *p, const char *value, char **ret_erro
 	unsigned v;
 
 	if (!*value)
-		return errorf(ret_error,
-			      "gpio.line is empty: give a line name (as gpioinfo shows it) or an offset such as 3.");
+		return errorf(ret_error, "gpio.line is empty: give a line name (as gpioinfo shows "
+					 "it) or an offset such as 3.");
 	free(p->line);
 	p->line = NULL;
 	p->by_offset = all_digits(value);
@@ -75,7 +77,8 @@ static int parse_line(struct gpio_backend *p, const char *value, char **ret_erro
 	}
 	if (safe_atou(value, &v) < 0 || v > INT_MAX)
 		return errorf(ret_error,
-			      "gpio.line = %s is too large for a line offset; use the line's offset on its chip (gpioinfo lists them) or its name.",
+			      "gpio.line = %s is too large for a line offset; use the line's "
+			      "offset on its chip (gpioinfo lists them) or its name.",
 			      value);
 	p->offset = v;
 	return 0;
@@ -87,7 +90,8 @@ static int parse_active_low(struct gpio_backend *p, const char *value, char **re
 
 	if (r < 0)
 		return errorf(ret_error,
-			      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, on/off, 1/0).",
+			      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, "
+			      "on/off, 1/0).",
 			      value);
 	p->active_low = r;
 	return 0;
@@ -112,15 +116,16 @@ static int parse_keyword(const struct keyword *words, size_t n, const char *valu
 static int parse_drive(struct gpio_backend *p, const char *value, char **ret_error)
 {
 	static const struct keyword words[] = {
-		{ "push-pull", GPIOD_LINE_DRIVE_PUSH_PULL },
-		{ "open-drain", GPIOD_LINE_DRIVE_OPEN_DRAIN },
-		{ "open-source", GPIOD_LINE_DRIVE_OPEN_SOURCE },
+	    {"push-pull", GPIOD_LINE_DRIVE_PUSH_PULL},
+	    {"open-drain", GPIOD_LINE_DRIVE_OPEN_DRAIN},
+	    {"open-source", GPIOD_LINE_DRIVE_OPEN_SOURCE},
 	};
 	int v;
 
 	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
 		return errorf(ret_error,
-			      "gpio.drive = '%s' is not valid: use push-pull (the default), open-drain or open-source.",
+			      "gpio.drive = '%s' is not valid: use push-pull (the default), "
+			      "open-drain or open-source.",
 			      value);
 	p->drive = (enum gpiod_line_drive)v;
 	return 0;
@@ -129,16 +134,17 @@ static int parse_drive(struct gpio_backend *p, const char *value, char **ret_err
 static int parse_bias(struct gpio_backend *p, const char *value, char **ret_error)
 {
 	static const struct keyword words[] = {
-		{ "as-is", GPIOD_LINE_BIAS_AS_IS },
-		{ "disabled", GPIOD_LINE_BIAS_DISABLED },
-		{ "pull-up", GPIOD_LINE_BIAS_PULL_UP },
-		{ "pull-down", GPIOD_LINE_BIAS_PULL_DOWN },
+	    {"as-is", GPIOD_LINE_BIAS_AS_IS},
+	    {"disabled", GPIOD_LINE_BIAS_DISABLED},
+	    {"pull-up", GPIOD_LINE_BIAS_PULL_UP},
+	    {"pull-down", GPIOD_LINE_BIAS_PULL_DOWN},
 	};
 	int v;
 
 	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
 		return errorf(ret_error,
-			      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, pull-up or pull-down.",
+			      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, "
+			      "pull-up or pull-down.",
 			      value);
 	p->bias = (enum gpiod_line_bias)v;
 	return 0;
@@ -150,7 +156,8 @@ static int parse_threshold(struct gpio_backend *p, const char *value, char **ret
 
 	if (safe_atou(value, &v) < 0 || v < 1 || v > INT_MAX)
 		return errorf(ret_error,
-			      "gpio.threshold = '%s' is not valid: give a whole number from 1 to %d; the line is on while brightness >= threshold.",
+			      "gpio.threshold = '%s' is not valid: give a whole number from 1 to "
+			      "%d; the line is on while brightness >= threshold.",
 			      value, INT_MAX);
 	p->threshold = v;
 	return 0;
@@ -159,14 +166,15 @@ static int parse_threshold(struct gpio_backend *p, const char *value, char **ret
 static int parse_on_exit(struct gpio_backend *p, const char *value, char **ret_error)
 {
 	static const struct keyword words[] = {
-		{ "off", GPIO_ON_EXIT_OFF },
-		{ "keep", GPIO_ON_EXIT_KEEP },
+	    {"off", GPIO_ON_EXIT_OFF},
+	    {"keep", GPIO_ON_EXIT_KEEP},
 	};
 	int v;
 
 	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
 		return errorf(ret_error,
-			      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive before releasing it, the default) or keep.",
+			      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive "
+			      "before releasing it, the default) or keep.",
 			      value);
 	p->on_exit = (enum gpio_on_exit)v;
 	return 0;
@@ -178,17 +186,17 @@ int gpio_parse(struct led_backend *b, const char *key, const char *value, char *
 		const char *key;
 		int (*parse)(struct gpio_backend *p, const char *value, char **ret_error);
 	} keys[] = {
-		{ "chip", parse_chip },		  { "line", parse_line },
-		{ "active_low", parse_active_low }, { "drive", parse_drive },
-		{ "bias", parse_bias },		  { "threshold", parse_threshold },
-		{ "on_exit", parse_on_exit },
+	    {"chip", parse_chip},	{"line", parse_line}, {"active_low", parse_active_low},
+	    {"drive", parse_drive},	{"bias", parse_bias}, {"threshold", parse_threshold},
+	    {"on_exit", parse_on_exit},
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
 		if (streq(keys[i].key, key))
 			return keys[i].parse(b->priv, value, ret_error);
 	return errorf(ret_error,
-		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
+		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, "
+		      "gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
 		      key);
 }
 
@@ -197,12 +205,14 @@ int gpio_verify(struct led_backend *b, char **ret_error)
 	struct gpio_backend *p = b->priv;
 
 	if (!p->line && !p->by_offset)
-		return errorf(ret_error,
-			      "the gpio backend needs gpio.line: a line name (as gpioinfo shows it) or an offset with gpio.chip.");
+		return errorf(ret_error, "the gpio backend needs gpio.line: a line name (as "
+					 "gpioinfo shows it) or an offset with gpio.chip.");
 	if (p->by_offset && !p->chip)
-		return errorf(ret_error,
-			      "gpio.line = %u is an offset, which needs gpio.chip to say on which chip; add gpio.chip (gpiochipN or the chip's label) or give the line's name.",
-			      p->offset);
+		return errorf(
+		    ret_error,
+		    "gpio.line = %u is an offset, which needs gpio.chip to say on which chip; add "
+		    "gpio.chip (gpiochipN or the chip's label) or give the line's name.",
+		    p->offset);
 	return 0;
 }
 
@@ -227,13 +237,14 @@ bool gpio_same(const struct led_backend *a, const struct led_backend *b)
 {
 	const struct gpio_backend *x = a->priv, *y = b->priv;
 
-	return streq_ptr(x->chip ? gpio_chip_key(x->chip) : NULL, y->chip ? gpio_chip_key(y->chip) : NULL) &&
+	return streq_ptr(x->chip ? gpio_chip_key(x->chip) : NULL,
+			 y->chip ? gpio_chip_key(y->chip) : NULL) &&
 	       x->by_offset == y->by_offset && streq_ptr(x->line, y->line) &&
 	       (!x->by_offset || x->offset == y->offset) && x->active_low == y->active_low &&
 	       (x->drive ? x->drive : GPIOD_LINE_DRIVE_PUSH_PULL) ==
-		       (y->drive ? y->drive : GPIOD_LINE_DRIVE_PUSH_PULL) &&
+		   (y->drive ? y->drive : GPIOD_LINE_DRIVE_PUSH_PULL) &&
 	       (x->bias ? x->bias : GPIOD_LINE_BIAS_AS_IS) ==
-		       (y->bias ? y->bias : GPIOD_LINE_BIAS_AS_IS) &&
+		   (y->bias ? y->bias : GPIOD_LINE_BIAS_AS_IS) &&
 	       (x->threshold ? x->threshold : 1) == (y->threshold ? y->threshold : 1) &&
 	       x->on_exit == y->on_exit;
 }

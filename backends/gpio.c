@@ -133,9 +133,10 @@ static int chip_find_failed(struct gpio_backend *p, size_t n_found, const char *
 	else if (n_found == 0)
 		r = asprintf(ret_why, "waiting for a chip with a line named '%s'", p->line);
 	else if (p->chip)
-		r = asprintf(ret_why,
-			     "several chips are labelled '%s' (%s): set gpio.chip to one of their names",
-			     p->chip, matches);
+		r = asprintf(
+		    ret_why,
+		    "several chips are labelled '%s' (%s): set gpio.chip to one of their names",
+		    p->chip, matches);
 	else
 		r = asprintf(ret_why,
 			     "line '%s' is on several chips (%s): set gpio.chip to the one to use",
@@ -163,8 +164,8 @@ static int chip_find(struct gpio_backend *p, struct gpiod_chip **ret_chip,
 	if (r < 0)
 		return asprintf(ret_why, "cannot list GPIO chips in %s: %s", w->dev_dir,
 				strerror(-r)) < 0
-			       ? -ENOMEM
-			       : r;
+			   ? -ENOMEM
+			   : r;
 	for (size_t i = 0; i < w->n_chips; i++) {
 		const struct gpio_chip_entry *e = &w->chips[i];
 		bool match = p->chip ? e->label && streq(e->label, p->chip)
@@ -217,7 +218,8 @@ static struct gpiod_line_request *line_request(struct gpio_backend *p, struct gp
 	if (gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_OUTPUT) < 0 ||
 	    gpiod_line_settings_set_output_value(s, value ? GPIOD_LINE_VALUE_ACTIVE
 							  : GPIOD_LINE_VALUE_INACTIVE) < 0 ||
-	    gpiod_line_settings_set_drive(s, p->drive ? p->drive : GPIOD_LINE_DRIVE_PUSH_PULL) < 0 ||
+	    gpiod_line_settings_set_drive(s, p->drive ? p->drive : GPIOD_LINE_DRIVE_PUSH_PULL) <
+		0 ||
 	    gpiod_line_settings_set_bias(s, p->bias ? p->bias : GPIOD_LINE_BIAS_AS_IS) < 0)
 		return NULL;
 	gpiod_line_settings_set_active_low(s, p->active_low);
@@ -274,18 +276,19 @@ static bool line_busy(struct gpio_backend *p, struct gpiod_chip **chip, const ch
 		busy_stop(p);
 	} else
 		(void)sd_event_source_set_description(p->busy_io, "gpio-busy-line");
-	gpio_report(p, false, LOG_ERR,
-		    "Stop that user or pick another line; uledsd takes the line when it is released",
-		    "%s is used by '%s'", line_desc, consumer && *consumer ? consumer : "(unnamed)");
+	gpio_report(
+	    p, false, LOG_ERR,
+	    "Stop that user or pick another line; uledsd takes the line when it is released",
+	    "%s is used by '%s'", line_desc, consumer && *consumer ? consumer : "(unnamed)");
 	return false;
 }
 
 /* The chip found, with what the rest of the attach needs to know about it. */
 struct chip_view {
-	struct gpiod_chip *chip;       /* borrowed from the scan, or owned */
-	struct gpiod_chip *owned;      /* closed by the caller */
+	struct gpiod_chip *chip;	 /* borrowed from the scan, or owned */
+	struct gpiod_chip *owned;	 /* closed by the caller */
 	const struct gpio_chip_entry *e; /* from the scan, or NULL */
-	struct gpiod_chip_info *info;  /* when not from the scan */
+	struct gpiod_chip_info *info;	 /* when not from the scan */
 	const char *label;
 	size_t n_lines;
 };
@@ -307,9 +310,12 @@ static bool attach_chip(struct gpio_backend *p, struct chip_view *v)
 	r = chip_find(p, &v->chip, &v->e, &why);
 	if (r < 0) {
 		/* After a removal (logged already) the chip's absence is no news. */
-		gpio_report(p, false, r != -ENOENT ? LOG_ERR : p->lost ? LOG_DEBUG : LOG_WARNING,
-			    r == -ENOENT ? "uledsd takes the line when the chip appears" : NULL, "%s",
-			    why ? why : strerror(-r));
+		gpio_report(p, false,
+			    r != -ENOENT ? LOG_ERR
+			    : p->lost	 ? LOG_DEBUG
+					 : LOG_WARNING,
+			    r == -ENOENT ? "uledsd takes the line when the chip appears" : NULL,
+			    "%s", why ? why : strerror(-r));
 		return false;
 	}
 	if (!v->e) {
@@ -354,7 +360,8 @@ static bool attach_line(struct gpio_backend *p, struct chip_view *v, char *desc,
 	r = e ? gpio_chip_entry_line(e, p->line)
 	      : gpiod_chip_get_line_offset_from_name(v->chip, p->line);
 	if (r < 0) {
-		gpio_report(p, false, LOG_ERR, "Fix gpio.line or gpio.chip (gpioinfo lists the lines)",
+		gpio_report(p, false, LOG_ERR,
+			    "Fix gpio.line or gpio.chip (gpioinfo lists the lines)",
 			    "%s ('%s') has no line named '%s'", p->chip_name, v->label, p->line);
 		return false;
 	}
@@ -389,8 +396,8 @@ static bool attach_request(struct gpio_backend *p, struct chip_view *v, const ch
 	}
 	gpio_report(p, false, LOG_ERR,
 		    r == -EINVAL || r == -EOPNOTSUPP
-			    ? "Check gpio.drive and gpio.bias: the chip may not support them"
-			    : NULL,
+			? "Check gpio.drive and gpio.bias: the chip may not support them"
+			: NULL,
 		    "failed to request %s: %s", desc, strerror(-r));
 	return false;
 }
@@ -399,7 +406,7 @@ static bool attach_request(struct gpio_backend *p, struct chip_view *v, const ch
  * state; chip events and line releases call this again. */
 void gpio_try_attach(struct gpio_backend *p)
 {
-	struct chip_view v = { .chip = NULL };
+	struct chip_view v = {.chip = NULL};
 	char desc[160];
 	int value;
 
@@ -432,8 +439,9 @@ static int gpio_attach(struct led_backend *b)
 		return -EINVAL; /* made by shared_new before every attach */
 	gpio_watcher_add(b->ctx.shared, p);
 	if (p->threshold > b->ctx.max_brightness)
-		log_warning("%s: gpio.threshold = %u is above max_brightness %u: the line never turns on.",
-			    led_name(p), p->threshold, b->ctx.max_brightness);
+		log_warning(
+		    "%s: gpio.threshold = %u is above max_brightness %u: the line never turns on.",
+		    led_name(p), p->threshold, b->ctx.max_brightness);
 	gpio_try_attach(p);
 	return 0;
 }
@@ -472,8 +480,9 @@ static void gpio_detach(struct led_backend *b)
 			log_debug_errno(errno, "%s: gpio: failed to turn line %u on %s off: %m",
 					led_name(p), p->line_offset, p->chip_name);
 		else
-			log_debug("%s: gpio: line %u on %s driven off before release (on_exit = off).",
-				  led_name(p), p->line_offset, p->chip_name);
+			log_debug(
+			    "%s: gpio: line %u on %s driven off before release (on_exit = off).",
+			    led_name(p), p->line_offset, p->chip_name);
 	}
 	if (p->request)
 		log_debug("%s: gpio: releasing line %u on %s.", led_name(p), p->line_offset,
@@ -485,16 +494,16 @@ static void gpio_detach(struct led_backend *b)
 }
 
 const struct backend_ops backend_gpio = {
-	.name = "gpio",
-	.priv_size = sizeof(struct gpio_backend),
-	.shared_new = gpio_watcher_new,
-	.shared_free = gpio_watcher_free,
-	.parse = gpio_parse,
-	.verify = gpio_verify,
-	.claim = gpio_claim,
-	.attach = gpio_attach,
-	.set = gpio_set,
-	.detach = gpio_detach,
-	.same = gpio_same,
-	.free_priv = gpio_free_priv,
+    .name = "gpio",
+    .priv_size = sizeof(struct gpio_backend),
+    .shared_new = gpio_watcher_new,
+    .shared_free = gpio_watcher_free,
+    .parse = gpio_parse,
+    .verify = gpio_verify,
+    .claim = gpio_claim,
+    .attach = gpio_attach,
+    .set = gpio_set,
+    .detach = gpio_detach,
+    .same = gpio_same,
+    .free_priv = gpio_free_priv,
 };

@@ -34,11 +34,11 @@ struct gpio_backend {
 	struct gpio_watcher *watcher;
 	struct gpio_backend *next; /* in watcher->backends */
 	struct gpiod_line_request *request;
-	char *chip_name;      /* "gpiochip0" of the request (or of busy_chip) */
-	unsigned line_offset; /* resolved offset in chip_name */
-	unsigned brightness;  /* the LED's latest: what a late request drives */
-	int value;            /* logical value driven now, -1: none */
-	bool lost;            /* the chip went away while attached */
+	char *chip_name;	      /* "gpiochip0" of the request (or of busy_chip) */
+	unsigned line_offset;	      /* resolved offset in chip_name */
+	unsigned brightness;	      /* the LED's latest: what a late request drives */
+	int value;		      /* logical value driven now, -1: none */
+	bool lost;		      /* the chip went away while attached */
 	struct gpiod_chip *busy_chip; /* watching a line someone else holds */
 	sd_event_source *busy_io;
 };

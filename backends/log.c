@@ -29,15 +29,17 @@ static int log_parse(struct led_backend *b, const char *key, const char *value, 
 		int l = log_level_from_string(value);
 
 		if (l < LOG_ERR)
-			return error_setf(ret_error, -EINVAL,
-					  "log.level must be one of debug, info, notice, warning, err.");
+			return error_setf(
+			    ret_error, -EINVAL,
+			    "log.level must be one of debug, info, notice, warning, err.");
 		p->level = l;
 		return 0;
 	}
 	if (streq(key, "max_rate")) {
 		if (safe_atou(value, &v) < 0 || v > LOG_MAX_RATE)
 			return error_setf(ret_error, -EINVAL,
-					  "log.max_rate must be a number of records per second from 0 (no limit) to %d.",
+					  "log.max_rate must be a number of records per second "
+					  "from 0 (no limit) to %d.",
 					  LOG_MAX_RATE);
 		p->max_rate = v;
 		p->rate_set = true;
@@ -54,14 +56,15 @@ static void log_emit_change(struct led_backend *b, unsigned v, unsigned suppress
 	const char *name = b->ctx.led_name;
 	unsigned max = b->ctx.max_brightness;
 	char f_led[96], f_b[32], f_m[32];
-	const char *fields[] = { f_led, f_b, f_m, NULL };
+	const char *fields[] = {f_led, f_b, f_m, NULL};
 
 	snprintf(f_led, sizeof(f_led), "LED=%s", name);
 	snprintf(f_b, sizeof(f_b), "BRIGHTNESS=%u", v);
 	snprintf(f_m, sizeof(f_m), "MAX_BRIGHTNESS=%u", max);
 	if (suppressed)
-		log_struct_fields(p->level, fields, "%s: brightness %u/%u (%u more changes not logged)",
-				  name, v, max, suppressed);
+		log_struct_fields(p->level, fields,
+				  "%s: brightness %u/%u (%u more changes not logged)", name, v, max,
+				  suppressed);
 	else
 		log_struct_fields(p->level, fields, "%s: brightness %u/%u", name, v, max);
 }
@@ -123,12 +126,12 @@ static bool log_same(const struct led_backend *a, const struct led_backend *b)
 }
 
 const struct backend_ops backend_log = {
-	.name = "log",
-	.priv_size = sizeof(struct log_backend),
-	.parse = log_parse,
-	.verify = log_verify,
-	.attach = log_attach,
-	.set = log_set,
-	.detach = log_detach,
-	.same = log_same,
+    .name = "log",
+    .priv_size = sizeof(struct log_backend),
+    .parse = log_parse,
+    .verify = log_verify,
+    .attach = log_attach,
+    .set = log_set,
+    .detach = log_detach,
+    .same = log_same,
 };

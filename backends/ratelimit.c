@@ -10,10 +10,10 @@ void ratelimit_init(struct ratelimit *rl, unsigned per_second, const char *descr
 		    ratelimit_fire_t fire, void *userdata)
 {
 	*rl = (struct ratelimit){
-		.interval_usec = per_second ? USEC_PER_SEC / per_second : 0,
-		.fire = fire,
-		.userdata = userdata,
-		.description = description,
+	    .interval_usec = per_second ? USEC_PER_SEC / per_second : 0,
+	    .fire = fire,
+	    .userdata = userdata,
+	    .description = description,
 	};
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* At most N events a second, the last one of a burst always delivered: the log and dbus backends. */
+/* At most N events a second, the last one of a burst always delivered: the log and dbus backends.
+ */
 #pragma once
 
 #include <stdbool.h>
@@ -12,9 +13,9 @@ typedef void (*ratelimit_fire_t)(void *userdata, unsigned folded);
 
 struct ratelimit {
 	uint64_t interval_usec; /* 0: no limit */
-	uint64_t last_usec;     /* when the last event went out, 0: never */
-	bool pending;           /* an event waits for the timer */
-	unsigned deferred;      /* events since the last delivery, the pending one included */
+	uint64_t last_usec;	/* when the last event went out, 0: never */
+	bool pending;		/* an event waits for the timer */
+	unsigned deferred;	/* events since the last delivery, the pending one included */
 	sd_event_source *timer;
 	ratelimit_fire_t fire;
 	void *userdata;

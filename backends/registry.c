@@ -11,12 +11,12 @@
 
 /* Adding a backend: one file in backends/ and one line here. */
 static const struct backend_ops *const backends[] = {
-	&backend_log,
+    &backend_log,
 #if HAVE_GPIO
-	&backend_gpio,
+    &backend_gpio,
 #endif
 #if HAVE_DBUS
-	&backend_dbus,
+    &backend_dbus,
 #endif
 };
 
@@ -139,8 +139,8 @@ struct backend_shared {
 	void *data;
 };
 
-int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops,
-		       sd_event *event, const char *dev_dir, void **ret)
+int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops, sd_event *event,
+		       const char *dev_dir, void **ret)
 {
 	struct backend_shared *s;
 	int r;

@@ -15,8 +15,8 @@ static bool journal;
 static bool show_location;
 
 static const char *const level_names[] = {
-	[LOG_EMERG] = "emerg",	 [LOG_ALERT] = "alert",	  [LOG_CRIT] = "crit", [LOG_ERR] = "err",
-	[LOG_WARNING] = "warning", [LOG_NOTICE] = "notice", [LOG_INFO] = "info", [LOG_DEBUG] = "debug",
+    [LOG_EMERG] = "emerg",     [LOG_ALERT] = "alert",	[LOG_CRIT] = "crit", [LOG_ERR] = "err",
+    [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice", [LOG_INFO] = "info", [LOG_DEBUG] = "debug",
 };
 
 void log_set_max_level(int level)
@@ -94,18 +94,18 @@ static void log_emit(int level, const struct log_location *loc, const char *cons
 		snprintf(prio, sizeof(prio), "PRIORITY=%d", level);
 		if (asprintf(&m, "MESSAGE=%s", msg) < 0)
 			return;
-		iov[n++] = (struct iovec){ m, strlen(m) };
-		iov[n++] = (struct iovec){ prio, strlen(prio) };
-		iov[n++] = (struct iovec){ (char *)"SYSLOG_IDENTIFIER=uledsd", 24 };
+		iov[n++] = (struct iovec){m, strlen(m)};
+		iov[n++] = (struct iovec){prio, strlen(prio)};
+		iov[n++] = (struct iovec){(char *)"SYSLOG_IDENTIFIER=uledsd", 24};
 		if (loc && asprintf(&code_file, "CODE_FILE=%s", loc->file) >= 0 &&
 		    asprintf(&code_func, "CODE_FUNC=%s", loc->func) >= 0) {
 			snprintf(code_line, sizeof(code_line), "CODE_LINE=%d", loc->line);
-			iov[n++] = (struct iovec){ code_file, strlen(code_file) };
-			iov[n++] = (struct iovec){ code_line, strlen(code_line) };
-			iov[n++] = (struct iovec){ code_func, strlen(code_func) };
+			iov[n++] = (struct iovec){code_file, strlen(code_file)};
+			iov[n++] = (struct iovec){code_line, strlen(code_line)};
+			iov[n++] = (struct iovec){code_func, strlen(code_func)};
 		}
 		for (; fields && *fields && n < ELEMENTSOF(iov); fields++)
-			iov[n++] = (struct iovec){ (char *)*fields, strlen(*fields) };
+			iov[n++] = (struct iovec){(char *)*fields, strlen(*fields)};
 		if (sd_journal_sendv(iov, (int)n) >= 0)
 			return;
 	}
@@ -119,7 +119,7 @@ static void log_emit(int level, const struct log_location *loc, const char *cons
 int log_internal(int level, int error, const char *file, int line, const char *func,
 		 const char *format, ...)
 {
-	const struct log_location loc = { file, line, func };
+	const struct log_location loc = {file, line, func};
 	char buf[1024];
 	va_list ap;
 	int saved = errno;

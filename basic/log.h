@@ -11,7 +11,8 @@
 /* Highest priority that is printed (LOG_DEBUG prints everything). */
 void log_set_max_level(int level);
 int log_get_max_level(void);
-/* Returns the syslog priority for "debug", "info", "notice", "warning", "err"/"error", ... or -EINVAL. */
+/* Returns the syslog priority for "debug", "info", "notice", "warning", "err"/"error", ... or
+ * -EINVAL. */
 int log_level_from_string(const char *s);
 const char *log_level_to_string(int level);
 /* Decides once whether records go to the journal (JOURNAL_STREAM matches stderr) or stderr. */
@@ -27,15 +28,14 @@ int log_internal(int level, int error, const char *file, int line, const char *f
 		 const char *format, ...) _printf_(6, 7);
 
 /* A record with extra journal fields ("KEY=value" strings, NULL-terminated). */
-int log_struct_fields(int level, const char *const *fields, const char *format, ...)
-	_printf_(3, 4);
+int log_struct_fields(int level, const char *const *fields, const char *format, ...) _printf_(3, 4);
 
 #define log_full_errno(level, error, ...)                                                          \
 	({                                                                                         \
 		int _l_ = (level), _e_ = (error);                                                  \
 		(log_get_max_level() >= _l_)                                                       \
-			? log_internal(_l_, _e_, __FILE__, __LINE__, __func__, __VA_ARGS__)        \
-			: -((_e_) < 0 ? -(_e_) : (_e_));                                           \
+		    ? log_internal(_l_, _e_, __FILE__, __LINE__, __func__, __VA_ARGS__)            \
+		    : -((_e_) < 0 ? -(_e_) : (_e_));                                               \
 	})
 #define log_full(level, ...) (void)log_full_errno(level, 0, __VA_ARGS__)
 

@@ -105,8 +105,8 @@ static size_t utf8_sequence(const unsigned char *s)
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
 	/* overlong 3- and 4-byte forms, UTF-16 surrogates, beyond Unicode */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp > 0x10ffff)
 		return 0;
 	return n;
 }

@@ -27,9 +27,10 @@ static int check_root(sd_bus_message *msg, sd_bus_error *error)
 	if (!(sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID) &&
 	    sd_bus_creds_get_euid(creds, &euid) >= 0 && euid == 0)
 		return 0;
-	return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-				 "%s.%s() changes state and is allowed for root only; run it as root (sudo busctl ...).",
-				 sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg));
+	return sd_bus_error_setf(
+	    error, SD_BUS_ERROR_ACCESS_DENIED,
+	    "%s.%s() changes state and is allowed for root only; run it as root (sudo busctl ...).",
+	    sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg));
 }
 
 /* ---- io.uledsd1.LED ------------------------------------------------------------------- */
@@ -50,7 +51,8 @@ static int property_get_trigger(sd_bus *bus _unused_, const char *path _unused_,
 
 static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_,
 				 const char *iface _unused_, const char *property _unused_,
-				 sd_bus_message *reply, void *userdata, sd_bus_error *error _unused_)
+				 sd_bus_message *reply, void *userdata,
+				 sd_bus_error *error _unused_)
 {
 	struct led *l = userdata;
 	int r;
@@ -83,15 +85,17 @@ static int method_set_brightness(sd_bus_message *msg, void *userdata, sd_bus_err
 	if (r < 0)
 		return r;
 	if (v > l->max_brightness)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					 "Brightness %u is out of range for LED '%s': use 0 to %u (MaxBrightness).",
-					 v, l->name, l->max_brightness);
+		return sd_bus_error_setf(
+		    error, SD_BUS_ERROR_INVALID_ARGS,
+		    "Brightness %u is out of range for LED '%s': use 0 to %u (MaxBrightness).", v,
+		    l->name, l->max_brightness);
 	/* Through sysfs, as any other writer: the LED core (triggers) and uleds see it. */
 	snprintf(buf, sizeof(buf), "%u", v);
 	r = led_write_attr(l, "brightness", buf);
 	if (r < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Failed to write %s/brightness: %s.",
-					 l->sysfs, strerror(-r));
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+					 "Failed to write %s/brightness: %s.", l->sysfs,
+					 strerror(-r));
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
@@ -108,18 +112,21 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	if (r < 0)
 		return r;
 	if (!*t || strlen(t) > 63 || strpbrk(t, " \t\n[]"))
-		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					 "'%s' is not a trigger name; see %s/trigger for the available ones.",
-					 t, l->sysfs);
+		return sd_bus_error_setf(
+		    error, SD_BUS_ERROR_INVALID_ARGS,
+		    "'%s' is not a trigger name; see %s/trigger for the available ones.", t,
+		    l->sysfs);
 	r = led_write_attr(l, "trigger", t);
 	/* The LED core answers EINVAL for a trigger it does not know. */
 	if (r == -EINVAL)
-		return sd_bus_error_setf(error, ERROR_UNKNOWN_TRIGGER,
-					 "Trigger '%s' is not available for LED '%s' (%s/trigger lists those that are); if it comes from a module, load it: modprobe ledtrig-%s.",
-					 t, l->name, l->sysfs, t);
+		return sd_bus_error_setf(
+		    error, ERROR_UNKNOWN_TRIGGER,
+		    "Trigger '%s' is not available for LED '%s' (%s/trigger lists those that are); "
+		    "if it comes from a module, load it: modprobe ledtrig-%s.",
+		    t, l->name, l->sysfs, t);
 	if (r < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Failed to write %s/trigger: %s.",
-					 l->sysfs, strerror(-r));
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+					 "Failed to write %s/trigger: %s.", l->sysfs, strerror(-r));
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
@@ -128,21 +135,23 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 #define LED_VTABLE(brightness_flags)                                                               \
 	{                                                                                          \
 		SD_BUS_VTABLE_START(0),                                                            \
-		SD_BUS_PROPERTY("Name", "s", NULL, offsetof(struct led, name),                     \
-				SD_BUS_VTABLE_PROPERTY_CONST),                                     \
-		SD_BUS_PROPERTY("Brightness", "u", NULL, offsetof(struct led, brightness),         \
-				brightness_flags),                                                 \
-		SD_BUS_PROPERTY("MaxBrightness", "u", NULL, offsetof(struct led, max_brightness),  \
-				SD_BUS_VTABLE_PROPERTY_CONST),                                     \
-		SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, 0),                       \
-		SD_BUS_PROPERTY("Backends", "a(sbs)", property_get_backends, 0,                    \
-				SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),                              \
-		SD_BUS_METHOD_WITH_ARGS("SetBrightness", SD_BUS_ARGS("u", brightness),             \
-					SD_BUS_NO_RESULT, method_set_brightness,                   \
-					SD_BUS_VTABLE_UNPRIVILEGED),                               \
-		SD_BUS_METHOD_WITH_ARGS("SetTrigger", SD_BUS_ARGS("s", trigger), SD_BUS_NO_RESULT, \
-					method_set_trigger, SD_BUS_VTABLE_UNPRIVILEGED),           \
-		SD_BUS_VTABLE_END                                                                  \
+		    SD_BUS_PROPERTY("Name", "s", NULL, offsetof(struct led, name),                 \
+				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
+		    SD_BUS_PROPERTY("Brightness", "u", NULL, offsetof(struct led, brightness),     \
+				    brightness_flags),                                             \
+		    SD_BUS_PROPERTY("MaxBrightness", "u", NULL,                                    \
+				    offsetof(struct led, max_brightness),                          \
+				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
+		    SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, 0),                   \
+		    SD_BUS_PROPERTY("Backends", "a(sbs)", property_get_backends, 0,                \
+				    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),                          \
+		    SD_BUS_METHOD_WITH_ARGS("SetBrightness", SD_BUS_ARGS("u", brightness),         \
+					    SD_BUS_NO_RESULT, method_set_brightness,               \
+					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
+		    SD_BUS_METHOD_WITH_ARGS("SetTrigger", SD_BUS_ARGS("s", trigger),               \
+					    SD_BUS_NO_RESULT, method_set_trigger,                  \
+					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
+		    SD_BUS_VTABLE_END                                                              \
 	}
 
 const sd_bus_vtable bus_led_vtable_emits[] = LED_VTABLE(SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE);
@@ -204,9 +213,10 @@ static int method_get_led(sd_bus_message *msg, void *userdata, sd_bus_error *err
 		return r;
 	l = manager_find_led(m, name);
 	if (!l)
-		return sd_bus_error_setf(error, ERROR_UNKNOWN_LED,
-					 "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
-					 name);
+		return sd_bus_error_setf(
+		    error, ERROR_UNKNOWN_LED,
+		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
+		    name);
 	r = bus_led_path(l, &path);
 	if (r < 0)
 		return r;
@@ -226,7 +236,8 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	/* Synchronous: the reply goes out once the new configuration is in effect (ExecReload=). */
 	r = manager_reload(m, &errors);
 	if (r < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Reload failed: %s.", strerror(-r));
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Reload failed: %s.",
+					 strerror(-r));
 	r = sd_bus_message_new_method_return(msg, &reply);
 	if (r < 0)
 		return r;
@@ -239,14 +250,12 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 }
 
 const sd_bus_vtable bus_manager_vtable[] = {
-	SD_BUS_VTABLE_START(0),
-	SD_BUS_PROPERTY("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-	SD_BUS_METHOD_WITH_ARGS("ListLEDs", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(so)", leds),
-				method_list_leds, SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD_WITH_ARGS("GetLED", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", led),
-				method_get_led, SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_RESULT("as", errors),
-				method_reload, SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_VTABLE_END
-};
-
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_PROPERTY("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_METHOD_WITH_ARGS("ListLEDs", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(so)", leds),
+			    method_list_leds, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("GetLED", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", led),
+			    method_get_led, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_RESULT("as", errors), method_reload,
+			    SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_VTABLE_END};

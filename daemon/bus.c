@@ -26,16 +26,16 @@ struct bus {
 	sd_bus *bus;
 	bool connected; /* Connected was seen: signals may be sent */
 	sd_event_source *retry;
-	unsigned tries;  /* connections lost before they were up, in a row */
-	bool warned;     /* the "no bus" warning is given once */
-	bool serving;    /* the name was ours: the next time is a reconnect */
+	unsigned tries;		/* connections lost before they were up, in a row */
+	bool warned;		/* the "no bus" warning is given once */
+	bool serving;		/* the name was ours: the next time is a reconnect */
 	sd_event_source *defer; /* sends coalesced Backends changes (bus_led_backends_changed) */
 };
 
 struct bus_led {
 	char *path;
 	sd_bus_slot *slot; /* the exported object, NULL while there is no bus object */
-	bool emits;        /* exported with the vtable whose Brightness emits PropertiesChanged */
+	bool emits;	   /* exported with the vtable whose Brightness emits PropertiesChanged */
 	bool backends_dirty;
 };
 
@@ -60,7 +60,8 @@ static int bus_led_export(struct bus *b, struct led *l)
 	r = sd_bus_add_object_vtable(b->bus, &bl->slot, bl->path, LED_IFACE,
 				     emits ? bus_led_vtable_emits : bus_led_vtable_quiet, l);
 	if (r < 0)
-		return log_error_errno(r, "%s: failed to export %s on the bus: %m", l->name, bl->path);
+		return log_error_errno(r, "%s: failed to export %s on the bus: %m", l->name,
+				       bl->path);
 	return 1;
 }
 
@@ -184,13 +185,15 @@ static int on_name_acquired(sd_bus_message *reply, void *userdata, sd_bus_error 
 	uint32_t ret = 0;
 
 	if (e) {
-		log_error("Failed to own %s on the %s bus: %s. Is the policy file %s.conf installed in the bus's system.d directory?",
+		log_error("Failed to own %s on the %s bus: %s. Is the policy file %s.conf "
+			  "installed in the bus's system.d directory?",
 			  BUS_NAME, bus_kind_name(b), e->message, BUS_NAME);
 		return 0;
 	}
 	(void)sd_bus_message_read(reply, "u", &ret);
 	if (ret != 1 && ret != 4) { /* PRIMARY_OWNER, ALREADY_OWNER */
-		log_error("Failed to own %s on the %s bus: another process has it (another uledsd?). The LEDs work, but not over D-Bus.",
+		log_error("Failed to own %s on the %s bus: another process has it (another "
+			  "uledsd?). The LEDs work, but not over D-Bus.",
 			  BUS_NAME, bus_kind_name(b));
 		return 0;
 	}
@@ -218,8 +221,10 @@ static int on_disconnected(sd_bus_message *msg _unused_, void *userdata,
 	uint64_t delay = 0;
 
 	if (b->connected)
-		log_warning("Lost the connection to the %s bus (dbus-daemon stopped or restarted?); the LEDs keep working, uledsd reconnects when the bus is back.",
-			    bus_kind_name(b));
+		log_warning(
+		    "Lost the connection to the %s bus (dbus-daemon stopped or restarted?); the "
+		    "LEDs keep working, uledsd reconnects when the bus is back.",
+		    bus_kind_name(b));
 	else {
 		/* Refused before it was up: don't spin on a bus that is going down. */
 		delay = RETRY_FIRST_USEC << (b->tries < 7 ? b->tries : 7);
@@ -332,14 +337,17 @@ static void bus_try(struct bus *b)
 
 	r = bus_connect(b);
 	if (r < 0) {
-		log_warning_errno(r, "Failed to connect to the %s bus (%s): %m; trying again in %llu s.",
-				  bus_kind_name(b), b->address,
-				  (unsigned long long)(RETRY_MAX_USEC / (1000 * USEC_PER_MSEC)));
+		log_warning_errno(
+		    r, "Failed to connect to the %s bus (%s): %m; trying again in %llu s.",
+		    bus_kind_name(b), b->address,
+		    (unsigned long long)(RETRY_MAX_USEC / (1000 * USEC_PER_MSEC)));
 		bus_retry_later(b, RETRY_MAX_USEC);
 		return;
 	}
 	if (!b->warned && access(b->socket_path, F_OK) < 0) {
-		log_warning_errno(errno, "No D-Bus %s bus (%s: %m); the LEDs work without it, uledsd attaches to the bus when it appears.",
+		log_warning_errno(errno,
+				  "No D-Bus %s bus (%s: %m); the LEDs work without it, uledsd "
+				  "attaches to the bus when it appears.",
 				  bus_kind_name(b), b->socket_path);
 		b->warned = true;
 	}
@@ -356,8 +364,8 @@ static void bus_retry_later(struct bus *b, uint64_t usec)
 	int r;
 
 	if (!b->retry) {
-		r = sd_event_add_time_relative(b->manager->event, &b->retry, CLOCK_MONOTONIC, usec, 0,
-					       on_retry, b);
+		r = sd_event_add_time_relative(b->manager->event, &b->retry, CLOCK_MONOTONIC, usec,
+					       0, on_retry, b);
 		if (r < 0) {
 			log_warning_errno(r, "Failed to arm the bus retry timer, ignoring: %m");
 			return;
@@ -384,15 +392,18 @@ static int bus_address(struct bus *b)
 		b->address = strdup("unix:path=/run/dbus/system_bus_socket");
 	else if (!rt || rt[0] != '/')
 		return log_error_errno(EADDRNOTAVAIL,
-				       "No session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set. Set one, or use --bus none.");
+				       "No session bus: neither DBUS_SESSION_BUS_ADDRESS nor "
+				       "XDG_RUNTIME_DIR is set. Set one, or use --bus none.");
 	else
 		r = asprintf(&b->address, "unix:path=%s/bus", rt);
 	if (r < 0 || !b->address)
 		return log_oom();
 	if (strncmp(b->address, "unix:path=", 10) != 0 || strchr(b->address, ';'))
-		return log_error_errno(EAFNOSUPPORT,
-				       "D-Bus address '%s' is not one unix:path= socket; uledsd waits for and reconnects to a socket path only. Set %s=unix:path=/PATH, or use --bus none.",
-				       b->address, var);
+		return log_error_errno(
+		    EAFNOSUPPORT,
+		    "D-Bus address '%s' is not one unix:path= socket; uledsd waits for and "
+		    "reconnects to a socket path only. Set %s=unix:path=/PATH, or use --bus none.",
+		    b->address, var);
 	b->socket_path = strndup(b->address + 10, strcspn(b->address + 10, ","));
 	return b->socket_path ? 0 : log_oom();
 }

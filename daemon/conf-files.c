@@ -8,7 +8,7 @@
 #include "string-util.h"
 
 const char *const conf_default_dirs[] = {
-	"/etc/uledsd.d", "/run/uledsd.d", "/usr/local/lib/uledsd.d", "/usr/lib/uledsd.d", NULL,
+    "/etc/uledsd.d", "/run/uledsd.d", "/usr/local/lib/uledsd.d", "/usr/lib/uledsd.d", NULL,
 };
 
 /* One file name, the first (highest priority) path that has it; NULL path: masked. */
@@ -74,8 +74,8 @@ static int conf_files_add(struct conf_files *l, const char *dir, const char *nam
 		return -ENOMEM;
 	l->files = nf;
 	l->files[l->n++] = (struct conf_file){
-		.name = TAKE_PTR(copy),
-		.path = is_masked(path) ? NULL : TAKE_PTR(path),
+	    .name = TAKE_PTR(copy),
+	    .path = is_masked(path) ? NULL : TAKE_PTR(path),
 	};
 	return 0;
 }
@@ -104,7 +104,7 @@ static int conf_files_scan(struct conf_files *l, const char *dir)
 
 int conf_files_list(const char *const *dirs, char ***ret_files)
 {
-	struct conf_files l = { NULL, 0 };
+	struct conf_files l = {NULL, 0};
 	char **out;
 	size_t n_out = 0;
 	int r = 0;

@@ -68,9 +68,8 @@ static bool trigger_name_is_valid(const char *s)
 
 static bool attr_name_is_valid(const char *s)
 {
-	static const char *const reserved[] = { "brightness", "max_brightness", "trigger",
-						"uevent",     "power",		"device",
-						"subsystem" };
+	static const char *const reserved[] = {"brightness", "max_brightness", "trigger",  "uevent",
+					       "power",	     "device",	       "subsystem"};
 	if (!*s)
 		return false;
 	for (const char *p = s; *p; p++)
@@ -84,8 +83,7 @@ static bool attr_name_is_valid(const char *s)
 
 /* ---- backends of a section ---- */
 
-static void section_error(struct parser *p, unsigned line, const char *format, ...)
-	_printf_(3, 4);
+static void section_error(struct parser *p, unsigned line, const char *format, ...) _printf_(3, 4);
 static void section_error(struct parser *p, unsigned line, const char *format, ...)
 {
 	_cleanup_free_ char *msg = NULL;
@@ -157,8 +155,8 @@ static void parse_backends_list(struct parser *p, const char *value)
 		int i;
 
 		if (!ops) {
-			section_error(p, p->line, "unknown backend '%s' in 'backends'; known: %s.", w,
-				      backend_list_names());
+			section_error(p, p->line, "unknown backend '%s' in 'backends'; known: %s.",
+				      w, backend_list_names());
 			continue;
 		}
 		i = find_backend(lc, ops);
@@ -205,9 +203,10 @@ static void parse_backend_key(struct parser *p, const struct backend_ops *ops, c
 static void parse_max_brightness(struct parser *p, const char *value)
 {
 	if (parse_int(value, 1, INT_MAX, &p->sec.lc->max_brightness) < 0)
-		section_error(p, p->line,
-			      "max_brightness = '%s' is not valid: give a whole number from 1 to %d.",
-			      value, INT_MAX);
+		section_error(
+		    p, p->line,
+		    "max_brightness = '%s' is not valid: give a whole number from 1 to %d.", value,
+		    INT_MAX);
 }
 
 static void parse_default_brightness(struct parser *p, const char *value)
@@ -221,7 +220,8 @@ static void parse_default_brightness(struct parser *p, const char *value)
 		lc->default_mode = DEFAULT_BRIGHTNESS_VALUE;
 	else
 		section_error(p, p->line,
-			      "default_brightness = '%s' is not valid: give a number from 0 to max_brightness, or 'restore'.",
+			      "default_brightness = '%s' is not valid: give a number from 0 to "
+			      "max_brightness, or 'restore'.",
 			      value);
 }
 
@@ -231,7 +231,8 @@ static void parse_trigger(struct parser *p, const char *value)
 
 	if (!trigger_name_is_valid(value)) {
 		section_error(p, p->line,
-			      "trigger = '%s' is not a trigger name: use letters, digits, '_' and '-' (see /sys/class/leds/*/trigger).",
+			      "trigger = '%s' is not a trigger name: use letters, digits, '_' and "
+			      "'-' (see /sys/class/leds/*/trigger).",
 			      value);
 		return;
 	}
@@ -246,7 +247,8 @@ static void parse_trigger_attr(struct parser *p, const char *key, const char *va
 
 	if (!attr_name_is_valid(key + 8)) {
 		section_error(p, p->line,
-			      "'%s' does not name a trigger attribute: use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.",
+			      "'%s' does not name a trigger attribute: use trigger.ATTRIBUTE with "
+			      "a lower-case sysfs name such as trigger.delay_on.",
 			      key);
 		return;
 	}
@@ -257,7 +259,7 @@ static void parse_trigger_attr(struct parser *p, const char *key, const char *va
 	}
 	lc->attrs = na;
 	lc->attrs[lc->n_attrs++] =
-		(struct trigger_attr){ .key = strdup(key + 8), .value = strdup(value), .line = p->line };
+	    (struct trigger_attr){.key = strdup(key + 8), .value = strdup(value), .line = p->line};
 }
 
 static void parse_prefixed_key(struct parser *p, const char *key, const char *dot,
@@ -272,8 +274,8 @@ static void parse_prefixed_key(struct parser *p, const char *key, const char *do
 	}
 	if (!ops) {
 		section_error(p, p->line,
-			      "unknown key '%s': '%s' is not a backend (known: %s) nor 'trigger'.", key,
-			      prefix ? prefix : "", backend_list_names());
+			      "unknown key '%s': '%s' is not a backend (known: %s) nor 'trigger'.",
+			      key, prefix ? prefix : "", backend_list_names());
 		return;
 	}
 	parse_backend_key(p, ops, dot + 1, value);
@@ -285,10 +287,10 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 		const char *key;
 		void (*parse)(struct parser *p, const char *value);
 	} keys[] = {
-		{ "max_brightness", parse_max_brightness },
-		{ "default_brightness", parse_default_brightness },
-		{ "trigger", parse_trigger },
-		{ "backends", parse_backends_list },
+	    {"max_brightness", parse_max_brightness},
+	    {"default_brightness", parse_default_brightness},
+	    {"trigger", parse_trigger},
+	    {"backends", parse_backends_list},
 	};
 	const char *dot = strchr(key, '.');
 
@@ -302,7 +304,8 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 		return;
 	}
 	section_error(p, p->line,
-		      "unknown key '%s'; known keys: max_brightness, default_brightness, trigger, trigger.ATTRIBUTE, backends, BACKEND.KEY.",
+		      "unknown key '%s'; known keys: max_brightness, default_brightness, trigger, "
+		      "trigger.ATTRIBUTE, backends, BACKEND.KEY.",
 		      key);
 }
 
@@ -317,7 +320,8 @@ static void section_verify(struct parser *p)
 	if (lc->default_mode == DEFAULT_BRIGHTNESS_VALUE &&
 	    lc->default_brightness > lc->max_brightness)
 		section_error(p, s->default_line,
-			      "default_brightness = %d is above max_brightness = %d; lower it or raise max_brightness.",
+			      "default_brightness = %d is above max_brightness = %d; lower it or "
+			      "raise max_brightness.",
 			      lc->default_brightness, lc->max_brightness);
 	if (lc->n_attrs > 0 && !lc->trigger)
 		section_error(p, lc->attrs[0].line,
@@ -329,7 +333,8 @@ static void section_verify(struct parser *p)
 
 		if (!s->listed[i]) {
 			section_error(p, s->first_key_line[i],
-				      "'%s.*' settings given but '%s' is not in 'backends' of [%s]; add it there or remove the settings.",
+				      "'%s.*' settings given but '%s' is not in 'backends' of "
+				      "[%s]; add it there or remove the settings.",
 				      b->ops->name, b->ops->name, lc->name);
 			continue;
 		}
@@ -359,7 +364,7 @@ static void section_end(struct parser *p)
 	free(s->keys);
 	free(s->listed);
 	free(s->first_key_line);
-	*s = (struct section){ .lc = NULL };
+	*s = (struct section){.lc = NULL};
 }
 
 static void section_begin(struct parser *p, const char *raw, size_t len, bool skip)
@@ -396,23 +401,24 @@ static int handler(void *user, const char *section _unused_, const char *key, co
 	struct seen_key *nk;
 
 	if (!p->in_section) {
-		conf_add_error(p->conf, p->path, p->line,
-			       "'%s' is outside of any [LED] section; put it below a section header.",
-			       key);
+		conf_add_error(
+		    p->conf, p->path, p->line,
+		    "'%s' is outside of any [LED] section; put it below a section header.", key);
 		return 1;
 	}
 	if (s->skip)
 		return 1;
 	for (size_t i = 0; i < s->n_keys; i++)
 		if (streq(s->keys[i].key, key)) {
-			section_error(p, p->line, "'%s' is set twice in [%s] (first at line %u); keep one.",
+			section_error(p, p->line,
+				      "'%s' is set twice in [%s] (first at line %u); keep one.",
 				      key, s->lc->name, s->keys[i].line);
 			return 1;
 		}
 	nk = realloc(s->keys, (s->n_keys + 1) * sizeof(*nk));
 	if (nk) {
 		s->keys = nk;
-		s->keys[s->n_keys++] = (struct seen_key){ .key = strdup(key), .line = p->line };
+		s->keys[s->n_keys++] = (struct seen_key){.key = strdup(key), .line = p->line};
 	}
 	parse_key(p, key, value);
 	return 1;
@@ -470,8 +476,9 @@ static bool line_handle(struct parser *p, char *buf, size_t len)
 		if (!end || end[1]) {
 			/* Not the previous section's fault; the keys that follow belong to no
 			 * LED: ignore them. */
-			conf_add_error(p->conf, p->path, p->line,
-				       "a section header must look like [NAME] with nothing after ']'.");
+			conf_add_error(
+			    p->conf, p->path, p->line,
+			    "a section header must look like [NAME] with nothing after ']'.");
 			section_begin(p, "", 0, true);
 			return true;
 		}
@@ -519,7 +526,7 @@ static char *reader(char *buf, int size, void *user)
 
 int conf_parse_stream(struct conf *c, const char *path, FILE *f)
 {
-	struct parser p = { .conf = c, .path = path, .f = f };
+	struct parser p = {.conf = c, .path = path, .f = f};
 
 	(void)ini_parse_stream(reader, &p, handler, &p);
 	section_end(&p);

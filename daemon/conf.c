@@ -146,7 +146,8 @@ static void claims_done(struct claims *cl)
 
 static int claim_cmp(const void *x, const void *y)
 {
-	const struct claim *a = *(const struct claim *const *)x, *b = *(const struct claim *const *)y;
+	const struct claim *a = *(const struct claim *const *)x,
+			   *b = *(const struct claim *const *)y;
 	int r = strcmp(a->what, b->what);
 
 	return r ? r : a->led < b->led ? -1 : a->led > b->led;
@@ -173,15 +174,15 @@ static int claims_build(const struct conf *c, struct claims *cl)
 
 			if (!what)
 				continue;
-			cl->all[cl->n] = (struct claim){ .what = what, .led = i, .b = b };
+			cl->all[cl->n] = (struct claim){.what = what, .led = i, .b = b};
 			cl->sorted[cl->n] = &cl->all[cl->n];
 			cl->n++;
 		}
 	qsort(cl->sorted, cl->n, sizeof(*cl->sorted), claim_cmp);
 	for (size_t x = 0; x < cl->n; x++)
 		cl->sorted[x]->first = x > 0 && streq(cl->sorted[x - 1]->what, cl->sorted[x]->what)
-					       ? cl->sorted[x - 1]->first
-					       : x;
+					   ? cl->sorted[x - 1]->first
+					   : x;
 	return 1;
 }
 
@@ -205,12 +206,14 @@ static void claims_check(struct conf *c, const struct claims *cl, bool *kept_led
 		bool failed = false;
 
 		for (; k < cl->n && cl->all[k].led == i; k++) {
-			const struct claim *mine = &cl->all[k], *owner = claim_owner(cl, mine, kept_led);
+			const struct claim *mine = &cl->all[k],
+					   *owner = claim_owner(cl, mine, kept_led);
 
 			if (!owner)
 				continue;
 			conf_add_error(c, mine->b->file, mine->b->line,
-				       "[%s] uses %s, which [%s] at %s:%u already uses; give each LED its own.",
+				       "[%s] uses %s, which [%s] at %s:%u already uses; give each "
+				       "LED its own.",
 				       c->leds[i]->name, mine->what, c->leds[owner->led]->name,
 				       owner->b->file, owner->b->line);
 			failed = true;
@@ -223,7 +226,7 @@ void conf_finish(struct conf *c)
 {
 	/* Two backends claiming one resource: the later LED fails, naming the earlier one that
 	 * was kept. */
-	struct claims cl = { NULL, NULL, 0 };
+	struct claims cl = {NULL, NULL, 0};
 	_cleanup_free_ bool *kept_led = NULL;
 	size_t kept = 0;
 	int r;

@@ -47,7 +47,7 @@ int conf_load(const char *const *dirs, struct conf **ret);
 /* Appends a "FILE:LINE: ..." error (bytes that are not UTF-8 escaped: errors travel over
  * D-Bus). */
 void conf_add_error(struct conf *c, const char *file, unsigned line, const char *format, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* A definition that had errors: not to be created, an old one of that name is kept. */
 void conf_add_failed(struct conf *c, struct led_conf *lc);
 /* A valid definition (taken; freed when it cannot be stored). */

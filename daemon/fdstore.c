@@ -71,7 +71,7 @@ static int notify_socket = -1;
 static int notify_connect(void)
 {
 	const char *e = getenv("NOTIFY_SOCKET");
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	size_t n;
 	int fd;
 
@@ -83,7 +83,8 @@ static int notify_connect(void)
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)) < 0) {
+	if (connect(fd, (struct sockaddr *)&sa,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)) < 0) {
 		safe_close(fd);
 		return -errno;
 	}
@@ -95,9 +96,9 @@ static int notify_send(const char *msg, int fd)
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
-	} control = { 0 };
-	struct iovec iov = { .iov_base = (char *)msg, .iov_len = strlen(msg) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	} control = {0};
+	struct iovec iov = {.iov_base = (char *)msg, .iov_len = strlen(msg)};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 
 	if (fd >= 0) {
 		mh.msg_control = control.buf;

@@ -71,13 +71,13 @@ void led_conf_diff(const struct led_conf *old, const struct led_conf *new,
 		   struct led_conf_diff *ret)
 {
 	*ret = (struct led_conf_diff){
-		.recreate = old->max_brightness != new->max_brightness,
-		/* A number counts only when it is the mode: restore ignores it. */
-		.defaults = old->default_mode != new->default_mode ||
-			    (new->default_mode == DEFAULT_BRIGHTNESS_VALUE &&
-			     old->default_brightness != new->default_brightness),
-		.trigger = !trigger_same(old, new),
-		.backends = !backends_same(old, new),
+	    .recreate = old->max_brightness != new->max_brightness,
+	    /* A number counts only when it is the mode: restore ignores it. */
+	    .defaults = old->default_mode != new->default_mode ||
+			(new->default_mode == DEFAULT_BRIGHTNESS_VALUE &&
+			 old->default_brightness != new->default_brightness),
+	    .trigger = !trigger_same(old, new),
+	    .backends = !backends_same(old, new),
 	};
 }
 

@@ -87,8 +87,8 @@ void led_dispatch(struct led *l)
 			continue;
 		r = b->ops->set(b, l->brightness);
 		if (r < 0)
-			log_debug_errno(r, "%s: backend %s failed to take brightness %u: %m", l->name,
-					b->ops->name, l->brightness);
+			log_debug_errno(r, "%s: backend %s failed to take brightness %u: %m",
+					l->name, b->ops->name, l->brightness);
 	}
 	if (c->default_mode == DEFAULT_BRIGHTNESS_RESTORE)
 		led_state_changed(l);
@@ -114,7 +114,8 @@ static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unus
 		ssize_t n = read(fd, v, sizeof(v));
 
 		if (n >= (ssize_t)sizeof(int)) {
-			l->brightness = (unsigned)(v[n / sizeof(int) - 1] < 0 ? 0 : v[n / sizeof(int) - 1]);
+			l->brightness =
+			    (unsigned)(v[n / sizeof(int) - 1] < 0 ? 0 : v[n / sizeof(int) - 1]);
 			changed = true;
 			if (n == (ssize_t)sizeof(v))
 				continue;
@@ -125,9 +126,10 @@ static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unus
 		if (n < 0 && errno == EAGAIN)
 			break;
 		/* A short read or an error: nothing sensible will come from this fd again. */
-		log_error_errno(n < 0 ? errno : EIO,
-				"%s: reading the uleds device failed (%m); the LED no longer forwards.",
-				l->name);
+		log_error_errno(
+		    n < 0 ? errno : EIO,
+		    "%s: reading the uleds device failed (%m); the LED no longer forwards.",
+		    l->name);
 		sd_event_source_set_enabled(l->io, SD_EVENT_OFF);
 		break;
 	}
@@ -140,7 +142,8 @@ static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unus
 static void trigger_module_hint(const char *trigger, char *buf, size_t size)
 {
 	if (strncmp(trigger, "phy", 3) == 0)
-		snprintf(buf, size, "it comes from a wireless driver (mac80211); is the interface present?");
+		snprintf(buf, size,
+			 "it comes from a wireless driver (mac80211); is the interface present?");
 	else if (strncmp(trigger, "hci", 3) == 0)
 		snprintf(buf, size, "it comes from the bluetooth stack; is the adapter present?");
 	else if (strncmp(trigger, "mmc", 3) == 0 || strncmp(trigger, "kbd-", 4) == 0 ||
@@ -165,7 +168,7 @@ static int led_set_trigger(struct led *l, char **ret_error)
 	free(cur);
 	cur = NULL;
 	if (c->trigger) {
-		struct uleds_trigger t = { 0 };
+		struct uleds_trigger t = {0};
 
 		snprintf(t.name, sizeof(t.name), "%s", c->trigger);
 		r = ioctl(l->fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t) < 0 ? -errno : 0;
@@ -203,13 +206,15 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 		r = led_write_attr(l, a->key, a->value);
 		if (r == -ENOENT)
 			return errorf(ret_error, r,
-				      "%s:%u: trigger '%s' has no attribute '%s'; see ls /sys/class/leds/%s/.",
+				      "%s:%u: trigger '%s' has no attribute '%s'; see ls "
+				      "/sys/class/leds/%s/.",
 				      c->file, a->line, c->trigger ? c->trigger : "none", a->key,
 				      l->name);
 		if (r < 0)
-			return errorf(ret_error, r,
-				      "%s:%u: the kernel refused trigger.%s = %s (%s); check the value.",
-				      c->file, a->line, a->key, a->value, strerror(-r));
+			return errorf(
+			    ret_error, r,
+			    "%s:%u: the kernel refused trigger.%s = %s (%s); check the value.",
+			    c->file, a->line, a->key, a->value, strerror(-r));
 	}
 	return 0;
 }
@@ -234,8 +239,9 @@ static int led_apply_default(struct led *l, char **ret_error)
 	snprintf(buf, sizeof(buf), "%u", v);
 	r = led_write_attr(l, "brightness", buf);
 	if (r < 0)
-		return errorf(ret_error, r, "%s:%u: failed to set the default brightness of [%s]: %s.",
-			      c->file, c->line, l->name, strerror(-r));
+		return errorf(ret_error, r,
+			      "%s:%u: failed to set the default brightness of [%s]: %s.", c->file,
+			      c->line, l->name, strerror(-r));
 	return 0;
 }
 
@@ -255,14 +261,14 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 {
 	struct manager *m = l->manager;
 	struct backend_context ctx = {
-		.event = m->event,
-		.dev_dir = m->dev_dir,
-		.led_name = l->name,
-		.max_brightness = l->max_brightness,
-		.brightness = l->brightness,
-		.state_changed = on_backend_state,
-		.signal_brightness = on_backend_signal,
-		.userdata = l,
+	    .event = m->event,
+	    .dev_dir = m->dev_dir,
+	    .led_name = l->name,
+	    .max_brightness = l->max_brightness,
+	    .brightness = l->brightness,
+	    .state_changed = on_backend_state,
+	    .signal_brightness = on_backend_signal,
+	    .userdata = l,
 	};
 	int r;
 
@@ -272,8 +278,9 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 	else
 		(void)led_backend_set_state(b, false, "failed: %s", strerror(-r));
 	if (r < 0)
-		log_error_errno(r, "%s:%u: [%s] backend %s failed to start: %m; the LED works without it.",
-				b->file, b->line, l->name, b->ops->name);
+		log_error_errno(
+		    r, "%s:%u: [%s] backend %s failed to start: %m; the LED works without it.",
+		    b->file, b->line, l->name, b->ops->name);
 }
 
 static void led_attach_backends(struct led *l)
@@ -292,13 +299,15 @@ static int led_register_write(struct led *l, struct uleds_user_dev *dev, char **
 
 	if (stat(l->sysfs, &st) == 0)
 		return errorf(ret_error, -EEXIST,
-			      "%s:%u: an LED named '%s' already exists (another driver or program made it); choose another name.",
+			      "%s:%u: an LED named '%s' already exists (another driver or program "
+			      "made it); choose another name.",
 			      c->file, c->line, l->name);
 	if (write(l->fd, dev, sizeof(*dev)) != (ssize_t)sizeof(*dev))
 		return -errno;
 	if (stat(l->sysfs, &st) < 0)
 		return errorf(ret_error, -ENOENT,
-			      "%s:%u: LED '%s' was registered but %s is missing (renamed by the LED core after a name clash?); choose another name.",
+			      "%s:%u: LED '%s' was registered but %s is missing (renamed by the "
+			      "LED core after a name clash?); choose another name.",
 			      c->file, c->line, l->name, l->sysfs);
 	return 0;
 }
@@ -307,14 +316,15 @@ static int led_register(struct led *l, char **ret_error)
 {
 	struct manager *m = l->manager;
 	struct led_conf *c = l->conf;
-	struct uleds_user_dev dev = { .max_brightness = c->max_brightness };
+	struct uleds_user_dev dev = {.max_brightness = c->max_brightness};
 	int v, r;
 
 	l->fd = open(m->uleds_path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (l->fd < 0) {
 		if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
 			return errorf(ret_error, -errno,
-				      "%s does not exist: load the uleds module (modprobe uleds; it ships in uledsd's kmod/, installable with DKMS).",
+				      "%s does not exist: load the uleds module (modprobe uleds; "
+				      "it ships in uledsd's kmod/, installable with DKMS).",
 				      m->uleds_path);
 		return errorf(ret_error, -errno, "Failed to open %s: %s%s.", m->uleds_path,
 			      strerror(errno), errno == EACCES ? " (uledsd must run as root)" : "");
@@ -323,7 +333,7 @@ static int led_register(struct led *l, char **ret_error)
 	 * which the LED runs without it. A default brightness must come before the trigger,
 	 * so then the trigger follows later. */
 	if (c->trigger && c->default_mode == DEFAULT_BRIGHTNESS_UNSET && m->uleds_ext != 0) {
-		struct uleds_trigger t = { 0 };
+		struct uleds_trigger t = {0};
 
 		snprintf(t.name, sizeof(t.name), "%s", c->trigger);
 		if (ioctl(l->fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t) < 0 && errno == ENOTTY)
@@ -343,7 +353,8 @@ static int led_register(struct led *l, char **ret_error)
 	} else if (r >= 0)
 		m->uleds_ext = 1;
 	if (r == -EEXIST)
-		return errorf(ret_error, r, "%s:%u: an LED named '%s' already exists; choose another name.",
+		return errorf(ret_error, r,
+			      "%s:%u: an LED named '%s' already exists; choose another name.",
 			      c->file, c->line, l->name);
 	if (r < 0)
 		return errorf(ret_error, r, "%s:%u: the kernel refused to create LED '%s': %s.",
@@ -376,8 +387,9 @@ static int led_adopt(struct led *l, int fd, char **ret_error)
 	l->adopted = true;
 	r = led_read_brightness(l);
 	if (r < 0)
-		return errorf(ret_error, r, "%s:%u: adopted LED '%s' has no readable %s/brightness.",
-			      c->file, c->line, l->name, l->sysfs);
+		return errorf(ret_error, r,
+			      "%s:%u: adopted LED '%s' has no readable %s/brightness.", c->file,
+			      c->line, l->name, l->sysfs);
 	/* The configured trigger may have changed while uledsd was down (one set at run time
 	 * through sysfs or D-Bus, with none configured, stays). */
 	return c->trigger ? led_apply_trigger(l, ret_error) : 0;
@@ -417,7 +429,7 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 		safe_close(adopt_fd);
 		return -ENOMEM;
 	}
-	*l = (struct led){ .manager = m, .conf = conf, .fd = -1 };
+	*l = (struct led){.manager = m, .conf = conf, .fd = -1};
 	l->max_brightness = (unsigned)conf->max_brightness;
 	l->name = strdup(conf->name);
 	if (!l->name || asprintf(&l->sysfs, "%s/%s", m->sysfs_leds, conf->name) < 0) {

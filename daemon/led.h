@@ -14,10 +14,11 @@ struct manager;
 struct led {
 	struct manager *manager;
 	struct led_conf *conf; /* owned: the definition in effect, with its attached backends */
-	char *name;            /* own copy, stable across updates: backends and the bus borrow it */
+	char *name;	       /* own copy, stable across updates: backends and the bus borrow it */
 	int fd;
-	bool adopted;      /* fd came from the fd store */
-	bool apply_failed; /* the last update could not apply trigger/default: retried next reload */
+	bool adopted; /* fd came from the fd store */
+	bool
+	    apply_failed; /* the last update could not apply trigger/default: retried next reload */
 	unsigned brightness;
 	unsigned max_brightness;
 	sd_event_source *io;

@@ -43,8 +43,9 @@ static int check_config(char **dirs)
 	}
 	for (size_t i = 0; i < c->n_errors; i++)
 		fprintf(stderr, "%s\n", c->errors[i]);
-	printf("%zu file%s, %zu LED%s valid, %zu error%s.\n", c->n_files, c->n_files == 1 ? "" : "s",
-	       c->n_leds, c->n_leds == 1 ? "" : "s", c->n_errors, c->n_errors == 1 ? "" : "s");
+	printf("%zu file%s, %zu LED%s valid, %zu error%s.\n", c->n_files,
+	       c->n_files == 1 ? "" : "s", c->n_leds, c->n_leds == 1 ? "" : "s", c->n_errors,
+	       c->n_errors == 1 ? "" : "s");
 	return c->n_errors > 0;
 }
 
@@ -64,7 +65,8 @@ static int parse_bus(const char *s, enum bus_kind *ret)
 		return 0;
 	}
 	if (!HAVE_DBUS) {
-		fprintf(stderr, "uledsd: built without D-Bus (meson -Ddbus=disabled); only --bus none works.\n");
+		fprintf(stderr, "uledsd: built without D-Bus (meson -Ddbus=disabled); only --bus "
+				"none works.\n");
 		return -EOPNOTSUPP;
 	}
 	if (streq(s, "system"))
@@ -78,20 +80,35 @@ static int parse_bus(const char *s, enum bus_kind *ret)
 	return 0;
 }
 
+static int parse_log_level(const char *s)
+{
+	int level = log_level_from_string(s);
+
+	if (level < 0) {
+		fprintf(
+		    stderr,
+		    "uledsd: unknown log level '%s'; use debug, info, notice, warning or err.\n",
+		    s);
+		return level;
+	}
+	log_set_max_level(level);
+	return 0;
+}
+
 /* Returns 1 to go on, 0 to exit successfully (--help), or -errno (exit code 2). */
 static int parse_argv(int argc, char **argv, struct args *a)
 {
 	enum { ARG_STATE_DIR = 0x100 };
 	static const struct option options[] = {
-		{ "config-dir", required_argument, NULL, 'c' },
-		{ "uleds-device", required_argument, NULL, 'd' },
-		{ "check-config", no_argument, NULL, 'n' },
-		{ "log-level", required_argument, NULL, 'l' },
-		{ "bus", required_argument, NULL, 'b' },
-		{ "state-dir", required_argument, NULL, ARG_STATE_DIR },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+	    {"config-dir", required_argument, NULL, 'c'},
+	    {"uleds-device", required_argument, NULL, 'd'},
+	    {"check-config", no_argument, NULL, 'n'},
+	    {"log-level", required_argument, NULL, 'l'},
+	    {"bus", required_argument, NULL, 'b'},
+	    {"state-dir", required_argument, NULL, ARG_STATE_DIR},
+	    {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},
+	    {},
 	};
 	int c, r;
 
@@ -108,13 +125,9 @@ static int parse_argv(int argc, char **argv, struct args *a)
 			a->check = true;
 			break;
 		case 'l':
-			r = log_level_from_string(optarg);
-			if (r < 0) {
-				fprintf(stderr, "uledsd: unknown log level '%s'; use debug, info, notice, warning or err.\n",
-					optarg);
+			r = parse_log_level(optarg);
+			if (r < 0)
 				return r;
-			}
-			log_set_max_level(r);
 			break;
 		case 'b':
 			r = parse_bus(optarg, &a->bus);
@@ -174,7 +187,7 @@ static int run(struct args *a)
 
 int main(int argc, char **argv)
 {
-	struct args a = { .bus = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE };
+	struct args a = {.bus = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE};
 	int r;
 
 	log_open();

@@ -30,9 +30,9 @@ int manager_new(struct manager **ret)
 	if (!m)
 		return -ENOMEM;
 	*m = (struct manager){
-		.bus_kind = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE,
-		.uleds_ext = -1,
-		.notify = !!getenv("NOTIFY_SOCKET"),
+	    .bus_kind = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE,
+	    .uleds_ext = -1,
+	    .notify = !!getenv("NOTIFY_SOCKET"),
 	};
 	r = sd_event_new(&m->event);
 	if (r < 0)
@@ -41,8 +41,8 @@ int manager_new(struct manager **ret)
 	m->sysfs_leds = strdup("/sys/class/leds");
 	m->dev_dir = strdup("/dev");
 	/* StateDirectory= may list several, colon-separated: the first is ours. */
-	m->state_dir = state && *state ? strndup(state, strcspn(state, ":"))
-				       : strdup("/var/lib/uledsd");
+	m->state_dir =
+	    state && *state ? strndup(state, strcspn(state, ":")) : strdup("/var/lib/uledsd");
 	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir)
 		return -ENOMEM;
 	*ret = TAKE_PTR(m);
@@ -110,7 +110,8 @@ static void notify_status(struct manager *m, const char *prefix)
 {
 	char buf[256];
 
-	/* The reload count tells uledsd-reload (ExecReload= without D-Bus) that its SIGHUP is done. */
+	/* The reload count tells uledsd-reload (ExecReload= without D-Bus) that its SIGHUP is done.
+	 */
 	if (m->n_reloads > 0)
 		snprintf(buf, sizeof(buf), "%sSTATUS=%s (reload %u)", prefix, manager_status(m),
 			 m->n_reloads);
@@ -150,8 +151,7 @@ static void wait_led_gone(struct manager *m, const char *name)
 		usleep(10000);
 }
 
-static int manager_add_led(struct manager *m, struct led_conf *lc, char ***errors,
-			   size_t *n_errors)
+static int manager_add_led(struct manager *m, struct led_conf *lc, char ***errors, size_t *n_errors)
 {
 	_cleanup_free_ char *err = NULL, *adopted = NULL;
 	struct led **nl, *l;
@@ -183,8 +183,8 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 		return r;
 	}
 	/* Adoption matters after a crash; plain creation of 1000 LEDs would flood the journal. */
-	log_full(fd >= 0 ? LOG_INFO : LOG_DEBUG, "%s: %s (max_brightness %u, brightness %u%s%s).", l->name,
-		 fd >= 0 ? "adopted from the fd store" : "created", l->max_brightness,
+	log_full(fd >= 0 ? LOG_INFO : LOG_DEBUG, "%s: %s (max_brightness %u, brightness %u%s%s).",
+		 l->name, fd >= 0 ? "adopted from the fd store" : "created", l->max_brightness,
 		 l->brightness, l->conf->trigger ? ", trigger " : "",
 		 l->conf->trigger ? l->conf->trigger : "");
 	m->leds[m->n_leds++] = l;
@@ -234,7 +234,7 @@ static void raise_nofile(void)
 
 static int manager_watch_signals(struct manager *m)
 {
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
 	sigset_t mask;
 	int r;
 
@@ -263,9 +263,12 @@ int manager_start(struct manager *m)
 
 	raise_nofile();
 	if (stat(m->uleds_path, &st) < 0)
-		return log_error_errno(errno,
-				       "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: dkms install uleds/VERSION).",
-				       m->uleds_path);
+		return log_error_errno(
+		    errno,
+		    "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack "
+		    "CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: "
+		    "dkms install uleds/VERSION).",
+		    m->uleds_path);
 	r = manager_watch_signals(m);
 	if (r < 0)
 		return r;
@@ -312,7 +315,8 @@ static void reload_remove(struct manager *m, struct conf *c)
 		if (nc && led_compare(l, nc) != LED_CHANGE_RECREATE)
 			continue;
 		if (!nc && conf_is_failed(c, l->name)) {
-			log_warning("%s: the new definition has errors; keeping the old one.", l->name);
+			log_warning("%s: the new definition has errors; keeping the old one.",
+				    l->name);
 			continue;
 		}
 		log_info("%s: %s.", l->name, nc ? "max_brightness changed, recreating" : "removed");
@@ -351,7 +355,7 @@ static void reload_update_add(struct manager *m, struct conf *c, struct reload_e
 
 int manager_reload(struct manager *m, char ***ret_errors)
 {
-	struct reload_errors e = { NULL, 0 };
+	struct reload_errors e = {NULL, 0};
 	_cleanup_(conf_freep) struct conf *c = NULL;
 	int r;
 

@@ -20,11 +20,11 @@ enum bus_kind {
 
 struct manager {
 	sd_event *event;
-	char **config_dirs;  /* search path, highest priority first */
-	char *uleds_path;    /* /dev/uleds */
-	char *sysfs_leds;    /* /sys/class/leds */
-	char *state_dir;     /* saved brightness of "restore" LEDs */
-	char *dev_dir;       /* /dev, where GPIO chips appear */
+	char **config_dirs; /* search path, highest priority first */
+	char *uleds_path;   /* /dev/uleds */
+	char *sysfs_leds;   /* /sys/class/leds */
+	char *state_dir;    /* saved brightness of "restore" LEDs */
+	char *dev_dir;	    /* /dev, where GPIO chips appear */
 	enum bus_kind bus_kind;
 
 	struct led **leds;
@@ -35,7 +35,7 @@ struct manager {
 	void *bus;     /* bus.c */
 	bool reloading;
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
-	bool notify; /* NOTIFY_SOCKET is set: talk to systemd */
+	bool notify;	    /* NOTIFY_SOCKET is set: talk to systemd */
 	bool notify_warned;
 
 	struct backend_shared *backend_shared; /* per-manager state of backends (gpio's watch) */

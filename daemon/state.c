@@ -47,8 +47,8 @@ int led_state_load(struct led *l, unsigned *ret)
 	if (r == -ENOENT)
 		return r;
 	if (r < 0)
-		return log_warning_errno(r, "%s: ignoring unreadable saved brightness in %s: %m", l->name,
-					 path);
+		return log_warning_errno(r, "%s: ignoring unreadable saved brightness in %s: %m",
+					 l->name, path);
 	return 0;
 }
 
@@ -80,7 +80,8 @@ static int state_save(struct led *l)
 		r = -errno;
 	if (r < 0) {
 		unlink(tmp);
-		return log_warning_errno(r, "%s: failed to save brightness to %s: %m", l->name, path);
+		return log_warning_errno(r, "%s: failed to save brightness to %s: %m", l->name,
+					 path);
 	}
 	s->saved = l->brightness;
 	s->have_saved = true;

@@ -65,7 +65,7 @@ static void expect_error(const char *text, const char *error)
 static void test_precedence(void)
 {
 	char a[128], b[128], c[128];
-	const char *dirs[] = { a, b, c, NULL };
+	const char *dirs[] = {a, b, c, NULL};
 	char **files = NULL;
 
 	snprintf(a, sizeof(a), "%s/etc", tmpdir);
@@ -111,7 +111,7 @@ static void test_precedence(void)
 	conf_free(cf);
 
 	/* A missing directory is fine. */
-	const char *missing[] = { "/nonexistent/uledsd.d", NULL };
+	const char *missing[] = {"/nonexistent/uledsd.d", NULL};
 	CHECK_INT(conf_load(missing, &cf), 0, "conf_load of a missing dir");
 	CHECK_INT(cf->n_leds + cf->n_errors, 0, "nothing from a missing dir");
 	conf_free(cf);
@@ -174,56 +174,71 @@ static void test_values(void)
 
 static void test_errors(void)
 {
-	expect_error("[x]\nmax_brightness = 0\n",
-		     "t.conf:2: max_brightness = '0' is not valid: give a whole number from 1 to 2147483647.");
+	expect_error("[x]\nmax_brightness = 0\n", "t.conf:2: max_brightness = '0' is not valid: "
+						  "give a whole number from 1 to 2147483647.");
 	expect_error("[x]\nmax_brightness = 12abc\n",
-		     "t.conf:2: max_brightness = '12abc' is not valid: give a whole number from 1 to 2147483647.");
+		     "t.conf:2: max_brightness = '12abc' is not valid: give a whole number from 1 "
+		     "to 2147483647.");
 	expect_error("[x]\nmax_brightness = 99999999999\n",
-		     "t.conf:2: max_brightness = '99999999999' is not valid: give a whole number from 1 to 2147483647.");
+		     "t.conf:2: max_brightness = '99999999999' is not valid: give a whole number "
+		     "from 1 to 2147483647.");
 	expect_error("[x]\nmax_brightness = 10\ndefault_brightness = 11\n",
-		     "t.conf:3: default_brightness = 11 is above max_brightness = 10; lower it or raise max_brightness.");
+		     "t.conf:3: default_brightness = 11 is above max_brightness = 10; lower it or "
+		     "raise max_brightness.");
 	expect_error("[x]\ndefault_brightness = bright\n",
-		     "t.conf:2: default_brightness = 'bright' is not valid: give a number from 0 to max_brightness, or 'restore'.");
+		     "t.conf:2: default_brightness = 'bright' is not valid: give a number from 0 "
+		     "to max_brightness, or 'restore'.");
 	expect_error("[x]\ntrigger = no/such\n",
-		     "t.conf:2: trigger = 'no/such' is not a trigger name: use letters, digits, '_' and '-' (see /sys/class/leds/*/trigger).");
+		     "t.conf:2: trigger = 'no/such' is not a trigger name: use letters, digits, "
+		     "'_' and '-' (see /sys/class/leds/*/trigger).");
 	expect_error("[x]\ntrigger.delay_on = 5\n",
 		     "t.conf:2: 'trigger.delay_on' needs a trigger: add 'trigger = ...' to [x].");
 	expect_error("[x]\ntrigger = timer\ntrigger.Bad-Name = 5\n",
-		     "t.conf:3: 'trigger.Bad-Name' does not name a trigger attribute: use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
+		     "t.conf:3: 'trigger.Bad-Name' does not name a trigger attribute: use "
+		     "trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
 	expect_error("[x]\ntrigger = timer\ntrigger.brightness = 5\n",
-		     "t.conf:3: 'trigger.brightness' does not name a trigger attribute: use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
+		     "t.conf:3: 'trigger.brightness' does not name a trigger attribute: use "
+		     "trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
 	expect_error("[x]\ncolour = red\n",
-		     "t.conf:2: unknown key 'colour'; known keys: max_brightness, default_brightness, trigger, trigger.ATTRIBUTE, backends, BACKEND.KEY.");
+		     "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
+		     "default_brightness, trigger, trigger.ATTRIBUTE, backends, BACKEND.KEY.");
 	char known[300];
-	snprintf(known, sizeof(known), "t.conf:2: unknown backend 'nosuch' in 'backends'; known: %s.",
+	snprintf(known, sizeof(known),
+		 "t.conf:2: unknown backend 'nosuch' in 'backends'; known: %s.",
 		 backend_list_names());
 	expect_error("[x]\nbackends = log nosuch\n", known);
 	expect_error("[x]\nbackends = log,log\n",
 		     "t.conf:2: backend 'log' is listed twice in 'backends'.");
-	snprintf(known, sizeof(known),
-		 "t.conf:2: unknown key 'foo.bar': 'foo' is not a backend (known: %s) nor 'trigger'.",
-		 backend_list_names());
+	snprintf(
+	    known, sizeof(known),
+	    "t.conf:2: unknown key 'foo.bar': 'foo' is not a backend (known: %s) nor 'trigger'.",
+	    backend_list_names());
 	expect_error("[x]\nfoo.bar = 1\n", known);
 	expect_error("[x]\nlog.level = loud\nbackends = log\n",
 		     "t.conf:2: log.level must be one of debug, info, notice, warning, err.");
 	expect_error("[x]\nlog.level = info\n",
-		     "t.conf:2: 'log.*' settings given but 'log' is not in 'backends' of [x]; add it there or remove the settings.");
+		     "t.conf:2: 'log.*' settings given but 'log' is not in 'backends' of [x]; add "
+		     "it there or remove the settings.");
 	expect_error("[x]\nbackends = log\nlog.colour = red\n",
-		     "t.conf:3: unknown key 'log.colour'; the log backend knows log.level and log.max_rate.");
+		     "t.conf:3: unknown key 'log.colour'; the log backend knows log.level and "
+		     "log.max_rate.");
 	expect_error("[x]\nmax_brightness = 3\nmax_brightness = 4\n",
 		     "t.conf:3: 'max_brightness' is set twice in [x] (first at line 2); keep one.");
-	expect_error("[x]\njust words\n", "t.conf:2: expected 'key = value', a [section] or a comment.");
+	expect_error("[x]\njust words\n",
+		     "t.conf:2: expected 'key = value', a [section] or a comment.");
 	expect_error("[x]\n= 5\n", "t.conf:2: a key is missing before '='.");
-	expect_error("max_brightness = 3\n",
-		     "t.conf:1: 'max_brightness' is outside of any [LED] section; put it below a section header.");
+	expect_error("max_brightness = 3\n", "t.conf:1: 'max_brightness' is outside of any [LED] "
+					     "section; put it below a section header.");
 	expect_error("[x] trailing\n",
 		     "t.conf:1: a section header must look like [NAME] with nothing after ']'.");
 	expect_error("[a/b]\n", "t.conf:1: [a/b] is not a valid LED name: it contains '/'.");
-	expect_error("[..]\n",
-		     "t.conf:1: [..] is not a valid LED name: \".\" and \"..\" are not valid names.");
+	expect_error(
+	    "[..]\n",
+	    "t.conf:1: [..] is not a valid LED name: \".\" and \"..\" are not valid names.");
 	expect_error("[]\n", "t.conf:1: [] is not a valid LED name: it is empty.");
-	expect_error("[tab\there]\n",
-		     "t.conf:1: [tab\there] is not a valid LED name: it contains a control character.");
+	expect_error(
+	    "[tab\there]\n",
+	    "t.conf:1: [tab\there] is not a valid LED name: it contains a control character.");
 
 	char text[300], name[65], msg[300];
 	memset(name, 'n', 64);
@@ -265,7 +280,8 @@ static void test_duplicates(void)
 	CHECK_INT(c->n_errors, 1, "duplicate reported once");
 	if (c->n_errors)
 		CHECK_STR(c->errors[0],
-			  "/etc/uledsd.d/b.conf:3: LED 'same' is already defined at /etc/uledsd.d/a.conf:1; remove or rename this one.",
+			  "/etc/uledsd.d/b.conf:3: LED 'same' is already defined at "
+			  "/etc/uledsd.d/a.conf:1; remove or rename this one.",
 			  "duplicate message cites both places");
 	CHECK(conf_find(c, "same") && conf_find(c, "same")->max_brightness == 5,
 	      "the first definition stays");
@@ -311,14 +327,20 @@ static void test_compare(void)
 /* What the gpio backend can check without hardware. */
 static void test_gpio(void)
 {
-	expect_error("[x]\nbackends = gpio\ngpio.chip = gpiochip0\ngpio.line = A\ngpio.active_low = maybe\n",
-		     "t.conf:5: gpio.active_low = 'maybe' is not a boolean: use yes or no (true/false, on/off, 1/0).");
+	expect_error(
+	    "[x]\nbackends = gpio\ngpio.chip = gpiochip0\ngpio.line = A\ngpio.active_low = maybe\n",
+	    "t.conf:5: gpio.active_low = 'maybe' is not a boolean: use yes or no (true/false, "
+	    "on/off, 1/0).");
 	expect_error("[x]\nbackends = gpio\ngpio.line = A\ngpio.drive = strong\n",
-		     "t.conf:4: gpio.drive = 'strong' is not valid: use push-pull (the default), open-drain or open-source.");
+		     "t.conf:4: gpio.drive = 'strong' is not valid: use push-pull (the default), "
+		     "open-drain or open-source.");
 	expect_error("[x]\nbackends = gpio\ngpio.line = A\ngpio.threshold = x\n",
-		     "t.conf:4: gpio.threshold = 'x' is not valid: give a whole number from 1 to 2147483647; the line is on while brightness >= threshold.");
-	expect_error("[x]\nbackends = gpio\ngpio.line = 3\n",
-		     "t.conf:2: gpio.line = 3 is an offset, which needs gpio.chip to say on which chip; add gpio.chip (gpiochipN or the chip's label) or give the line's name.");
+		     "t.conf:4: gpio.threshold = 'x' is not valid: give a whole number from 1 to "
+		     "2147483647; the line is on while brightness >= threshold.");
+	expect_error(
+	    "[x]\nbackends = gpio\ngpio.line = 3\n",
+	    "t.conf:2: gpio.line = 3 is an offset, which needs gpio.chip to say on which chip; add "
+	    "gpio.chip (gpiochipN or the chip's label) or give the line's name.");
 
 	/* The same chip and line twice, however spelled: the second LED fails. */
 	struct conf *c = parse("[a]\nbackends = gpio\ngpio.chip = /dev/gpiochip2\ngpio.line = 3\n"
@@ -326,7 +348,8 @@ static void test_gpio(void)
 	CHECK_INT(c->n_errors, 1, "duplicate GPIO line reported");
 	if (c->n_errors)
 		CHECK_STR(c->errors[0],
-			  "t.conf:6: [x] uses GPIO line 3 on gpiochip2, which [a] at t.conf:2 already uses; give each LED its own.",
+			  "t.conf:6: [x] uses GPIO line 3 on gpiochip2, which [a] at t.conf:2 "
+			  "already uses; give each LED its own.",
 			  "duplicate GPIO line message");
 	CHECK(conf_find(c, "a") && !conf_find(c, "x"), "first user of the line kept");
 	conf_free(c);
@@ -341,24 +364,28 @@ static void test_gpio(void)
 	CHECK_INT(c->n_errors, 2, "two later users of one line reported");
 	if (c->n_errors == 2) {
 		CHECK_STR(c->errors[0],
-			  "t.conf:10: [a] uses GPIO line 3 on gpiochip2, which [b] at t.conf:6 already uses; give each LED its own.",
+			  "t.conf:10: [a] uses GPIO line 3 on gpiochip2, which [b] at t.conf:6 "
+			  "already uses; give each LED its own.",
 			  "second user cites the first");
 		CHECK_STR(c->errors[1],
-			  "t.conf:18: [c] uses GPIO line 3 on gpiochip2, which [b] at t.conf:6 already uses; give each LED its own.",
+			  "t.conf:18: [c] uses GPIO line 3 on gpiochip2, which [b] at t.conf:6 "
+			  "already uses; give each LED its own.",
 			  "third user cites the first too");
 	}
 	CHECK(conf_find(c, "z") && conf_find(c, "b") && conf_find(c, "y") && !conf_find(c, "a") &&
-		      !conf_find(c, "c") && c->n_leds == 3,
+		  !conf_find(c, "c") && c->n_leds == 3,
 	      "first user and the other lines kept, in order");
 	CHECK(c->n_leds == 3 && streq(c->leds[0]->name, "z") && streq(c->leds[1]->name, "b") &&
-		      streq(c->leds[2]->name, "y"),
+		  streq(c->leds[2]->name, "y"),
 	      "kept LEDs stay in definition order");
 	conf_free(c);
 
 	/* Reload identity: the same settings keep the line, any change moves it. */
 	struct conf *a = parse("[l]\nbackends = gpio\ngpio.chip = gpiochip1\ngpio.line = LED\n");
-	struct conf *b = parse("[l]\nbackends = gpio\ngpio.line = LED\ngpio.chip = /dev/gpiochip1\n");
-	struct conf *d = parse("[l]\nbackends = gpio\ngpio.chip = gpiochip1\ngpio.line = LED\ngpio.active_low = yes\n");
+	struct conf *b =
+	    parse("[l]\nbackends = gpio\ngpio.line = LED\ngpio.chip = /dev/gpiochip1\n");
+	struct conf *d = parse("[l]\nbackends = gpio\ngpio.chip = gpiochip1\ngpio.line = "
+			       "LED\ngpio.active_low = yes\n");
 	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(b, "l")), LED_CHANGE_NONE,
 		  "same GPIO settings, other spelling: unchanged");
 	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(d, "l")), LED_CHANGE_UPDATE,

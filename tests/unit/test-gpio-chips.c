@@ -166,7 +166,7 @@ static void test_no_leak(struct gpio_watcher *w)
 
 int main(void)
 {
-	struct gpio_watcher w = { .fd = -1 };
+	struct gpio_watcher w = {.fd = -1};
 	char cmd[128];
 
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-gpio-chips-XXXXXX");

@@ -40,10 +40,10 @@ static void rec_detach(struct led_backend *b)
 }
 
 static const struct backend_ops rec_ops = {
-	.name = "rec",
-	.attach = rec_attach,
-	.set = rec_set,
-	.detach = rec_detach,
+    .name = "rec",
+    .attach = rec_attach,
+    .set = rec_set,
+    .detach = rec_detach,
 };
 
 static void write_path(const char *path, const char *text)
@@ -133,7 +133,7 @@ static void run_loop(struct manager *m)
 
 static bool peer_closed(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct pollfd p = {.fd = fd, .events = POLLIN};
 	char c;
 
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP || read(fd, &c, 1) == 0);
@@ -172,7 +172,7 @@ static void test_forwarding(void)
 	CHECK_INT(rec_attached, 1, "backend attached");
 	CHECK(rec_calls == 1 && rec_last == 7, "backend driven to the current value at attach");
 	CHECK(l->conf->backends[0]->ok && l->conf->backends[0]->state &&
-		      strcmp(l->conf->backends[0]->state, "attached") == 0,
+		  strcmp(l->conf->backends[0]->state, "attached") == 0,
 	      "backend state 'attached'");
 
 	/* Two changes before the loop runs: the latest wins, nothing is lost at the end. */
@@ -242,7 +242,8 @@ static void test_reload(void)
 		   "[new]\n");
 	CHECK_INT(manager_reload(m, &errors), 0, "manager_reload");
 
-	CHECK(manager_find_led(m, "keep") == keep && keep->fd == keep_fd && keep->conf->backends[0] == keep_b,
+	CHECK(manager_find_led(m, "keep") == keep && keep->fd == keep_fd &&
+		  keep->conf->backends[0] == keep_b,
 	      "unchanged LED untouched: same object, fd and backend");
 	CHECK(!peer_closed(p_keep), "unchanged LED's fd still open");
 	CHECK(keep->conf == keep_conf, "unchanged LED with a backend is not updated at all");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Logging: a record says where it was written (file:line), and returns -errno for "return log_*". */
+/* Logging: a record says where it was written (file:line), and returns -errno for "return log_*".
+ */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -50,6 +51,8 @@ int main(void)
 	log_set_show_location(true);
 	located = capture_error("located", &r, &line);
 	snprintf(want, sizeof(want), "test-log.c:%d: located: No such file or directory\n", line);
-	CHECK(strstr(located, want) != NULL, "the record names the file and line that logged:\n  expected: ...%s  actual:   %s", want, located);
+	CHECK(strstr(located, want) != NULL,
+	      "the record names the file and line that logged:\n  expected: ...%s  actual:   %s",
+	      want, located);
 	return test_finish("test-log");
 }

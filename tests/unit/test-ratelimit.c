@@ -40,7 +40,8 @@ static void test_burst(sd_event *e)
 	CHECK_INT(last_folded, 4, "5 deferred events: the last delivered, 4 folded");
 	CHECK(!rl.pending, "nothing pending after the delivery");
 	run_for(e, 60000);
-	CHECK_INT(ratelimit_test(&rl, e, ratelimit_now()), 1, "after a quiet interval: at once again");
+	CHECK_INT(ratelimit_test(&rl, e, ratelimit_now()), 1,
+		  "after a quiet interval: at once again");
 	ratelimit_done(&rl);
 }
 

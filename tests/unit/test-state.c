@@ -28,8 +28,8 @@ static void write_file(const char *name, const char *text)
 /* led_state_load() for an LED named name whose state file holds text (NULL: no file). */
 static int load(const char *name, const char *text, unsigned *v)
 {
-	struct manager m = { .state_dir = tmpdir };
-	struct led l = { .manager = &m, .name = (char *)name };
+	struct manager m = {.state_dir = tmpdir};
+	struct led l = {.manager = &m, .name = (char *)name};
 
 	if (text)
 		write_file(name, text);

@@ -39,13 +39,15 @@ static void test_utf8(void)
 {
 	_cleanup_free_ char *esc = NULL;
 
-	CHECK(utf8_is_valid("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x92\xa1"), "valid 2-, 3-, 4-byte forms");
+	CHECK(utf8_is_valid("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x92\xa1"),
+	      "valid 2-, 3-, 4-byte forms");
 	CHECK(!utf8_is_valid("\xff"), "0xff");
 	CHECK(!utf8_is_valid("caf\xc3"), "cut sequence");
 	CHECK(!utf8_is_valid("\xc0\xaf"), "overlong '/'");
 	CHECK(!utf8_is_valid("\xed\xa0\x80"), "surrogate");
 	CHECK(!utf8_is_valid("\xf4\x90\x80\x80"), "above U+10FFFF");
-	esc = utf8_escape_invalid("a\xff" "b\xc3\xa9");
+	esc = utf8_escape_invalid("a\xff"
+				  "b\xc3\xa9");
 	CHECK_STR(esc, "a\\xffb\xc3\xa9", "invalid bytes escaped, valid ones kept");
 }
 
@@ -66,9 +68,11 @@ static void test_led_name_utf8(void)
 	CHECK_INT(c->n_errors, 1, "one error");
 	if (c->n_errors == 1) {
 		CHECK_STR(c->errors[0],
-			  "t.conf:3: [bad:\\xff\\xfe] is not a valid LED name: it is not valid UTF-8 (write the name in UTF-8).",
+			  "t.conf:3: [bad:\\xff\\xfe] is not a valid LED name: it is not valid "
+			  "UTF-8 (write the name in UTF-8).",
 			  "error with FILE:LINE");
-		CHECK(utf8_is_valid(c->errors[0]), "the error itself is UTF-8 (D-Bus Reload returns it)");
+		CHECK(utf8_is_valid(c->errors[0]),
+		      "the error itself is UTF-8 (D-Bus Reload returns it)");
 	}
 	conf_free(c);
 }

@@ -23,7 +23,7 @@ static unsigned test_passed, test_failed;
 #define CHECK_STR(actual, expected, what)                                                          \
 	do {                                                                                       \
 		const char *_a = (actual), *_e = (expected);                                       \
-		CHECK(_a && _e && strcmp(_a, _e) == 0, "%s:\n  expected: %s\n  actual:   %s", what, \
+		CHECK(_a &&_e &&strcmp(_a, _e) == 0, "%s:\n  expected: %s\n  actual:   %s", what,  \
 		      _e ? _e : "(null)", _a ? _a : "(null)");                                     \
 	} while (0)
 
