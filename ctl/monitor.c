@@ -305,7 +305,9 @@ static int on_poll(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct monitor *m = userdata;
 
+	/* A timer source fires once: re-arm it. */
 	sd_event_source_set_time(s, usec + POLL_USEC);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
 	/* One round at a time: a slow daemon is not buried under queued calls. */
 	if (m->pending > 0 || !m->owner)
 		return 0;

@@ -1,0 +1,323 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# uledsctl against a real uledsd on a real system bus: every command in text and --json, every
+# exit code, monitor following sysfs writes (into a file and on a pseudo-terminal), uledsd
+# going away and coming back, reload errors, bash completion.
+. "$(dirname "$0")/lib.sh"
+
+src=${ULEDSD_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+uledsd=$(uledsd_gpio_bin) || exit 1
+ctl=$ULEDSD_BUILD_ROOT/ctl/uledsctl
+work=$(mktemp -d)
+conf=$work/conf
+L=/sys/class/leds
+mkdir "$conf"
+
+cat >"$conf/10-ctl.conf" <<'C'
+[ctltest:green:sig]
+max_brightness = 255
+backends = dbus, log
+dbus.max_rate = 1000
+
+[ctltest:red:quiet]
+max_brightness = 1
+backends = log
+
+[ctltest:amber:blink]
+trigger = timer
+trigger.delay_on = 100
+trigger.delay_off = 900
+backends = log
+
+[ctltest:blue:late]
+max_brightness = 1
+backends = gpio
+gpio.chip = ctlLate
+gpio.line = LATE0
+C
+
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# ctl ARGS...: runs uledsctl; $out, $err and $rc hold what it printed and its exit status.
+ctl() {
+	out=$("$ctl" "$@" 2>"$work/err")
+	rc=$?
+	err=$(cat "$work/err")
+}
+# expect RC WHAT ARGS...: uledsctl ARGS exits with RC.
+expect() {
+	local want=$1 what=$2
+	shift 2
+	ctl "$@"
+	assert_eq "$want" "$rc" "$what: exit status of 'uledsctl $*' (stderr: $err)"
+}
+# one_line WHAT: stderr is exactly one line (one message a failure).
+one_line() { assert_eq 1 "$(grep -c . <<<"$err")" "$1: one stderr line, got '$err'"; }
+brightness() { cat "$L/$1/brightness"; }
+trigger_of() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$L/$1/trigger"; }
+
+# --- no bus at all, then a bus without uledsd: exit 3 ------------------------------------
+rm -rf /run/dbus
+expect 3 "no system bus" list
+assert_true "no bus: the message says so ($err)" grep -q "Cannot connect to the system bus" <<<"$err"
+one_line "no bus"
+start_dbus "$src/conf/io.uledsd1.conf" || exit 1
+expect 3 "uledsd not running" get ctltest:green:sig
+assert_true "not running: the message says how to start it ($err)" \
+	grep -q "uledsd is not running.*systemctl start uledsd" <<<"$err"
+one_line "not running"
+expect 3 "reload without uledsd" reload
+expect 3 "--address of the system bus, uledsd not running" \
+	--address unix:path=/run/dbus/system_bus_socket status
+
+# monitor waits for uledsd: started before it, into a file (not a terminal).
+"$ctl" monitor >"$work/mon" 2>"$work/mon.err" &
+mon=$!
+_lib_bg_pids+=("$mon")
+assert_true "monitor says uledsd is not running yet" \
+	wait_for 10 grep -q "uledsd is not running; waiting for it to start" "$work/mon"
+
+bg_start "$uledsd" --bus system --config-dir "$conf" 2>"$work/log"
+uledsd_pid=$BG_PID
+assert_true "uledsctl reaches uledsd" wait_for 15 "$ctl" get ctltest:red:quiet
+
+# --- usage: exit 2, --help, --version ----------------------------------------------------
+expect 2 "no command"
+expect 2 "unknown command" frobnicate
+expect 2 "unknown option" list --frob
+expect 2 "missing argument" set ctltest:green:sig
+expect 2 "too many arguments" get a b
+expect 2 "--json on get" get --json ctltest:green:sig
+expect 2 "bad --bus" --bus nowhere list
+expect 2 "trigger with a word that is not ATTR=VALUE" trigger ctltest:green:sig timer junk
+one_line "usage"
+expect 0 "--version" --version
+assert_true "--version prints the version ($out)" grep -Eq '^uledsctl [0-9]+\.[0-9]+' <<<"$out"
+expect 0 "--help" --help
+for cmd in list status get set trigger monitor reload; do
+	expect 0 "$cmd --help" "$cmd" --help
+	assert_true "$cmd --help shows its usage" grep -q "^uledsctl $cmd" <<<"$out"
+done
+
+# --- list --------------------------------------------------------------------------------
+echo 5 >"$L/ctltest:green:sig/brightness"
+assert_true "get follows a sysfs write" wait_for 5 sh -c "[ \"\$('$ctl' get ctltest:green:sig)\" = 5 ]"
+expect 0 "list" list
+assert_eq 4 "$(wc -l <<<"$out")" "list: one line an LED, no header when not on a terminal"
+assert_true "list: name, brightness/max, trigger, backends ($out)" \
+	grep -Eq '^ctltest:green:sig +5/255 +none +dbus, log$' <<<"$out"
+assert_true "list: the timer LED shows its trigger" grep -Eq '^ctltest:amber:blink +[01]/255 +timer +log$' <<<"$out"
+assert_true "list: a failing backend shows its state" \
+	grep -Eq "^ctltest:blue:late +0/1 +none +gpio \(waiting for a chip labelled 'ctlLate'\)$" <<<"$out"
+assert_eq "ctltest:amber:blink ctltest:blue:late ctltest:green:sig ctltest:red:quiet" \
+	"$(awk '{ print $1 }' <<<"$out" | xargs)" "list: sorted by name"
+expect 0 "list --json" list --json
+assert_eq 4 "$(jq length <<<"$out")" "list --json: 4 LEDs"
+assert_eq '5 255 "none" false' \
+	"$(jq -r '.[] | select(.name == "ctltest:green:sig") | "\(.brightness) \(.max_brightness) \(.trigger | tojson) \(.transient)"' <<<"$out")" \
+	"list --json: brightness, max, trigger, transient"
+assert_eq 'dbus true attached, at most 1000 signals/s|log true attached' \
+	"$(jq -r '[.[] | select(.name == "ctltest:green:sig") | .backends[] | "\(.name) \(.ok) \(.state)"] | join("|")' <<<"$out")" \
+	"list --json: backends with name, ok, state"
+assert_eq false "$(jq '.[] | select(.name == "ctltest:blue:late") | .backends[0].ok' <<<"$out")" \
+	"list --json: the waiting gpio backend is not ok"
+assert_eq /io/uledsd1/led/ctltest_3ared_3aquiet "$(jq -r '.[] | select(.name == "ctltest:red:quiet") | .path' <<<"$out")" \
+	"list --json: the object path"
+nobody "$ctl" list >/dev/null
+assert_eq 0 "$?" "anyone may list"
+
+# --- status ------------------------------------------------------------------------------
+expect 0 "status" status
+assert_true "status: version, bus and LED count ($(head -1 <<<"$out"))" \
+	grep -Eq '^uledsd [0-9.]+ on the system bus: 4 LEDs$' <<<"$out"
+assert_true "status: an Errors line" grep -q '^Errors: ' <<<"$out"
+assert_true "status: every LED in detail" test "$(grep -c '^. ctltest:' <<<"$out")" = 4
+assert_true "status: brightness with percentage" grep -q '^  Brightness: 5/255 (2%)$' <<<"$out"
+assert_true "status: backends with their state" grep -q "^    Backends: gpio: waiting for a chip labelled 'ctlLate'$" <<<"$out"
+expect 0 "status NAME" status ctltest:red:quiet
+assert_eq 1 "$(grep -c '^. ctltest:' <<<"$out")" "status NAME: that LED only"
+expect 1 "status of an unknown LED" status ctltest:red:quiet no:such:led
+assert_true "status unknown: the known one is still shown" grep -q 'ctltest:red:quiet' <<<"$out"
+assert_true "status unknown: says what to do ($err)" grep -q "No LED named 'no:such:led'.*uledsctl list" <<<"$err"
+expect 0 "status --json" status --json
+assert_eq "4 4 system" "$(jq -r '"\(.led_count) \(.leds | length) \(.bus)"' <<<"$out")" "status --json: counts and bus"
+assert_true "status --json: the version" jq -e '.version | test("^[0-9]+\\.[0-9]+")' <<<"$out"
+assert_true "status --json: errors is an array (or null while uledsd does not report them)" \
+	jq -e '.errors == null or (.errors | type == "array")' <<<"$out"
+expect 0 "status NAME --json" status --json ctltest:amber:blink
+assert_eq timer "$(jq -r '.leds[0].trigger' <<<"$out")" "status NAME --json: that LED"
+
+# --- get, set ----------------------------------------------------------------------------
+expect 0 "get" get ctltest:green:sig
+assert_eq 5 "$out" "get prints the number alone"
+expect 1 "get of an unknown LED" get no:such:led
+assert_true "get unknown: says what to do ($err)" grep -q "No LED named 'no:such:led' is managed by uledsd; 'uledsctl list'" <<<"$err"
+one_line "get unknown"
+expect 0 "set a number" set ctltest:green:sig 100
+assert_eq 100 "$(brightness ctltest:green:sig)" "set 100 reaches sysfs"
+expect 0 "set on" set ctltest:green:sig on
+assert_eq 255 "$(brightness ctltest:green:sig)" "set on is max_brightness"
+expect 0 "set 50%" set ctltest:green:sig 50%
+assert_eq 128 "$(brightness ctltest:green:sig)" "set 50% of 255"
+expect 0 "set off" set ctltest:green:sig off
+assert_eq 0 "$(brightness ctltest:green:sig)" "set off"
+expect 0 "set on, on/off LED" set ctltest:red:quiet on
+assert_eq 1 "$(brightness ctltest:red:quiet)" "set on of a max 1 LED"
+expect 1 "set out of range" set ctltest:red:quiet 2
+assert_true "out of range: says the range ($err)" grep -q "2 is out of range for LED 'ctltest:red:quiet': use 0 to 1" <<<"$err"
+one_line "out of range"
+expect 1 "set 101%" set ctltest:green:sig 101%
+expect 1 "set not a value" set ctltest:green:sig bright
+assert_true "not a value: says the forms ($err)" grep -q "'bright' is not a brightness: use a number from 0 to 255, on, off or a percentage" <<<"$err"
+expect 1 "set unknown LED" set no:such:led 1
+ctl_nobody() {
+	out=$(nobody "$ctl" "$@" 2>"$work/err")
+	rc=$?
+	err=$(cat "$work/err")
+}
+ctl_nobody set ctltest:green:sig 9
+assert_eq 1 "$rc" "set as nobody: exit 1"
+assert_true "set as nobody: says to use root ($err)" grep -q "Permission denied: 'uledsctl set'.*sudo uledsctl set" <<<"$err"
+assert_eq 0 "$(brightness ctltest:green:sig)" "nobody's set changed nothing"
+
+# --- trigger -----------------------------------------------------------------------------
+expect 0 "trigger NAME" trigger ctltest:amber:blink
+assert_true "trigger NAME marks the selected one ($out)" grep -qx '\* timer' <<<"$out"
+if busctl --system introspect io.uledsd1 /io/uledsd1/led/ctltest_3aamber_3ablink | grep -q '^\.AvailableTriggers '; then
+	assert_true "trigger NAME lists the others" grep -qx '  heartbeat' <<<"$out"
+	assert_eq 1 "$(grep -c '^\*' <<<"$out")" "one trigger marked"
+else
+	assert_true "trigger NAME: says this uledsd does not list triggers ($err)" grep -q "AvailableTriggers" <<<"$err"
+fi
+expect 0 "trigger NAME TRIGGER" trigger ctltest:green:sig heartbeat
+assert_eq heartbeat "$(trigger_of ctltest:green:sig)" "trigger heartbeat reaches sysfs"
+expect 0 "trigger none" trigger ctltest:green:sig none
+assert_eq none "$(trigger_of ctltest:green:sig)" "trigger none"
+expect 1 "an unknown trigger" trigger ctltest:green:sig no-such-trigger
+assert_true "unknown trigger: names the module ($err)" grep -q "modprobe ledtrig-no-such-trigger" <<<"$err"
+one_line "unknown trigger"
+ctl_nobody trigger ctltest:green:sig timer
+assert_eq 1 "$rc" "trigger as nobody: exit 1"
+assert_eq none "$(trigger_of ctltest:green:sig)" "nobody's trigger changed nothing"
+if busctl --system introspect io.uledsd1 /io/uledsd1/led/ctltest_3agreen_3asig | grep -q '^\.SetTriggerAttributes '; then
+	expect 0 "trigger with attributes" trigger ctltest:green:sig timer delay_on=50 delay_off=150
+	assert_eq "50 150" "$(cat "$L/ctltest:green:sig/delay_on") $(cat "$L/ctltest:green:sig/delay_off")" \
+		"trigger attributes reach sysfs"
+	expect 0 "attributes of the selected trigger" trigger ctltest:green:sig delay_on=70
+	assert_eq 70 "$(cat "$L/ctltest:green:sig/delay_on")" "ATTR=VALUE without a trigger"
+	expect 1 "an attribute the trigger lacks" trigger ctltest:green:sig no_such_attr=1
+else
+	expect 1 "trigger attributes without SetTriggerAttributes" trigger ctltest:green:sig timer delay_on=50
+	assert_true "no SetTriggerAttributes: says so and what to do instead ($err)" \
+		grep -q "cannot write trigger attributes.*SetTriggerAttributes.*trigger 'timer' was selected.*trigger.delay_on = \.\.\..*uledsctl reload" <<<"$err"
+	one_line "no SetTriggerAttributes"
+	assert_eq timer "$(trigger_of ctltest:green:sig)" "the trigger itself was selected"
+fi
+expect 0 "back to none" trigger ctltest:green:sig none
+
+# --- monitor (into a file): the lines follow sysfs -----------------------------------------
+assert_true "monitor: uledsd came up" grep -q "uledsd is back: 4 LEDs" "$work/mon"
+assert_true "monitor: every LED present with its state" \
+	grep -q "ctltest:blue:late present: brightness 0/1, trigger none, backends gpio: waiting for a chip labelled 'ctlLate' (failing)" "$work/mon"
+echo 7 >"$L/ctltest:green:sig/brightness"
+assert_true "monitor: a sysfs write to a dbus-backend LED (signal)" \
+	wait_for 5 grep -q "ctltest:green:sig brightness 7/255$" "$work/mon"
+echo 0 >"$L/ctltest:red:quiet/brightness"
+assert_true "monitor: a sysfs write to an LED without the dbus backend (polled)" \
+	wait_for 5 grep -q "ctltest:red:quiet brightness 0/1$" "$work/mon"
+gpiosim_new ctlLate 2 LATE0 LATE1
+assert_true "monitor: a backend's state change" \
+	wait_for 10 grep -q "ctltest:blue:late backends gpio: attached" "$work/mon"
+assert_true "monitor lines have a timestamp" grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} ctltest:green:sig brightness' "$work/mon"
+assert_true "monitor wrote nothing on stderr" test ! -s "$work/mon.err"
+
+# monitor NAME: only that LED. Under script(1): a terminal, so the lamp row is drawn.
+"$ctl" monitor ctltest:red:quiet >"$work/mon-one" 2>&1 &
+mon_one=$!
+_lib_bg_pids+=("$mon_one")
+TERM=xterm-256color script -f -q -e -c "$ctl monitor" "$work/tty" </dev/null >/dev/null 2>&1 &
+tty_pid=$!
+_lib_bg_pids+=("$tty_pid")
+wait_for 10 grep -q "present" "$work/mon-one"
+wait_for 10 grep -q "ctltest:red:quiet present" "$work/tty"
+echo 1 >"$L/ctltest:red:quiet/brightness"
+echo 200 >"$L/ctltest:green:sig/brightness"
+assert_true "monitor NAME: its LED" wait_for 5 grep -q "ctltest:red:quiet brightness 1/1$" "$work/mon-one"
+assert_true "monitor on a tty: the line" wait_for 5 grep -q "ctltest:green:sig brightness 200/255" "$work/tty"
+sleep 0.5
+assert_true "monitor NAME: no other LED" sh -c "! grep -q 'ctltest:green' '$work/mon-one'"
+assert_true "monitor on a tty: the lamp row is redrawn in place (CR, erase line)" grep -q $'\r\033\[K' "$work/tty"
+assert_true "monitor on a tty: a lit red lamp in 24-bit colour" grep -q $'\033\[38;2;255;40;40m●' "$work/tty"
+assert_true "monitor on a tty: a green lamp dimmed by brightness" grep -q $'\033\[38;2;[0-9]*;[0-9]*;[0-9]*m◐' "$work/tty"
+
+# --- reload: clean, then with errors; LEDs added and removed show in monitor ------------------
+expect 0 "reload of a clean configuration" reload
+assert_eq "" "$out" "a clean reload prints nothing"
+cat >"$conf/20-more.conf" <<'C'
+[ctltest:white:new]
+backends = log
+
+[ctltest:bad]
+max_brightness = lots
+backends = log
+C
+expect 1 "reload with an error" reload
+assert_true "reload prints FILE:LINE: errors ($out)" grep -q "20-more.conf:5: " <<<"$out"
+assert_true "reload: one verdict on stderr ($err)" grep -q "The configuration has 1 error (above).*uledsctl reload" <<<"$err"
+one_line "reload errors"
+assert_true "monitor: an LED added by reload" wait_for 5 grep -q "ctltest:white:new added: brightness 0/255" "$work/mon"
+expect 0 "status after a reload with errors" status --json
+if jq -e '.errors != null' <<<"$out" >/dev/null; then
+	assert_eq 1 "$(jq '.errors | length' <<<"$out")" "status --json: the reload's error"
+fi
+ctl_nobody reload
+assert_eq 1 "$rc" "reload as nobody: exit 1"
+rm "$conf/20-more.conf"
+expect 0 "reload after fixing" reload
+assert_true "monitor: an LED removed by reload" wait_for 5 grep -q "ctltest:white:new removed" "$work/mon"
+
+# --- bash completion -----------------------------------------------------------------------
+complete_words() { # WORDS...: what completing the last word offers
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_uledsctl
+	echo "${COMPREPLY[*]}"
+}
+. "$src/ctl/uledsctl.bash-completion"
+PATH=$(dirname "$ctl"):$PATH
+assert_eq "set status" "$(complete_words uledsctl s | xargs -n1 | sort | xargs)" "completion: commands"
+assert_eq "ctltest:green:sig" "$(complete_words uledsctl set ctltest:g)" "completion: LED names"
+assert_eq "on off" "$(complete_words uledsctl set ctltest:green:sig o)" "completion: values"
+assert_true "completion: triggers ($(complete_words uledsctl trigger ctltest:green:sig ''))" \
+	grep -qw none <<<"$(complete_words uledsctl trigger ctltest:green:sig '')"
+assert_eq "--no-pager" "$(complete_words uledsctl list --no)" "completion: options"
+
+# --- uledsd goes away and comes back ---------------------------------------------------------
+kill "$uledsd_pid"
+assert_true "monitor: uledsd went away" wait_for 10 grep -q "uledsd went away; waiting for it to come back" "$work/mon"
+expect 3 "get while uledsd is away" get ctltest:green:sig
+bg_start "$uledsd" --bus system --config-dir "$conf" 2>"$work/log2"
+assert_true "monitor: uledsd is back" wait_for 15 sh -c "[ \$(grep -c 'uledsd is back' '$work/mon') = 2 ]"
+assert_true "monitor still running" kill -0 "$mon"
+
+# --- Ctrl-C: a clean exit ----------------------------------------------------------------------
+kill -INT "$mon"
+wait "$mon"
+assert_eq 0 "$?" "monitor exits 0 on SIGINT"
+kill -INT "$(pgrep -P "$tty_pid")"
+if wait_for 10 sh -c "! kill -0 $tty_pid 2>/dev/null"; then
+	wait "$tty_pid"
+	assert_eq 0 "$?" "monitor on a tty exits 0 on SIGINT (script -e)"
+else
+	fail "monitor on a tty did not exit within 10 s of SIGINT"
+	kill -9 "$tty_pid"
+fi
+assert_true "monitor on a tty: the lamp row is erased on exit" \
+	grep -q $'\r\033\[K\r*$' <<<"$(grep -av '^Script done' "$work/tty" | tail -n 2)"
+kill -INT "$mon_one"
+wait "$mon_one"
+echo "# --- what a person sees: list and status on a terminal ---"
+TERM=xterm script -q -c "$ctl list" /dev/null </dev/null | cat -v
+TERM=xterm script -q -c "$ctl --no-pager status ctltest:green:sig ctltest:blue:late" /dev/null </dev/null | cat -v
+echo "# --- monitor on a terminal (raw) ---"
+cat -v "$work/tty" | tail -n 12
