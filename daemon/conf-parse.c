@@ -94,7 +94,8 @@ static void section_error(struct parser *p, unsigned line, const char *format, .
 		msg = NULL;
 	va_end(ap);
 	conf_add_error(p->conf, p->path, line, "%s", msg ? msg : "(out of memory)");
-	p->sec.error = true;
+	if (p->in_section)
+		p->sec.error = true; /* its LED is not created */
 }
 
 static int find_backend(struct led_conf *lc, const struct backend_ops *ops)
@@ -349,16 +350,17 @@ static void section_end(struct parser *p)
 
 	if (!p->in_section)
 		return;
+	if (!s->skip)
+		section_verify(p);
 	p->in_section = false;
+	/* A repeated name: the first definition stands, this one is dropped without marking
+	 * the name failed (that would keep an old LED instead of the first definition). */
 	if (s->skip)
 		led_conf_free(s->lc);
-	else {
-		section_verify(p);
-		if (s->error)
-			conf_add_failed(p->conf, s->lc);
-		else
-			conf_add_led(p->conf, s->lc);
-	}
+	else if (s->error)
+		conf_add_failed(p->conf, s->lc);
+	else
+		conf_add_led(p->conf, s->lc);
 	for (size_t i = 0; i < s->n_keys; i++)
 		free(s->keys[i].key);
 	free(s->keys);
@@ -426,22 +428,6 @@ static int handler(void *user, const char *section _unused_, const char *key, co
 
 /* ---- lines ---- */
 
-/* An error on a line of the current section: the section's LED is not created. */
-static void line_error(struct parser *p, const char *format, ...) _printf_(2, 3);
-static void line_error(struct parser *p, const char *format, ...)
-{
-	_cleanup_free_ char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, format);
-	if (vasprintf(&msg, format, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	conf_add_error(p->conf, p->path, p->line, "%s", msg ? msg : "(out of memory)");
-	if (p->in_section)
-		p->sec.error = true;
-}
-
 /* Without its indentation (inih would take indented lines as continuations), trailing
  * space and newline, and a UTF-8 byte order mark on line 1. Returns the length. */
 static size_t line_trim(struct parser *p, char *buf)
@@ -486,11 +472,11 @@ static bool line_handle(struct parser *p, char *buf, size_t len)
 		return true;
 	}
 	if (!strpbrk(buf, "=:")) {
-		line_error(p, "expected 'key = value', a [section] or a comment.");
+		section_error(p, p->line, "expected 'key = value', a [section] or a comment.");
 		return true;
 	}
 	if (buf[0] == '=' || buf[0] == ':') {
-		line_error(p, "a key is missing before '%c'.", buf[0]);
+		section_error(p, p->line, "a key is missing before '%c'.", buf[0]);
 		return true;
 	}
 	return false;
@@ -512,7 +498,8 @@ static char *reader(char *buf, int size, void *user)
 		if (len > 0 && buf[len - 1] != '\n' && !feof(p->f)) {
 			while ((c = fgetc(p->f)) != EOF && c != '\n')
 				;
-			line_error(p, "line is longer than %d bytes; shorten it.", size - 2);
+			section_error(p, p->line, "line is longer than %d bytes; shorten it.",
+				      size - 2);
 			continue;
 		}
 		len = line_trim(p, buf);
