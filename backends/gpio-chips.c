@@ -160,6 +160,8 @@ struct chip_events {
 	bool rescan;
 };
 
+/* Any event about a chip node makes the scan stale; a removal is acted on at once (the
+ * request is dead), a creation only after the batch, when the node is known to stay. */
 static void watcher_event(struct gpio_watcher *w, const struct inotify_event *ev,
 			  struct chip_events *ce)
 {
@@ -270,6 +272,7 @@ int gpio_watcher_new(sd_event *event, const char *dev_dir, void **ret)
 	return 0;
 }
 
+/* A list: backends come and go with every reload, and a chip event visits them all anyway. */
 void gpio_watcher_add(struct gpio_watcher *w, struct gpio_backend *p)
 {
 	p->watcher = w;

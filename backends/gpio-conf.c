@@ -180,6 +180,8 @@ static int parse_on_exit(struct gpio_backend *p, const char *value, char **ret_e
 	return 0;
 }
 
+/* One table, so the keys a user may write are all in one place (and in the unknown-key
+ * message below). */
 int gpio_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
 {
 	static const struct {
@@ -216,6 +218,9 @@ int gpio_verify(struct led_backend *b, char **ret_error)
 	return 0;
 }
 
+/* Keyed by gpio_chip_key(): "/dev/gpiochip0" and "gpiochip0" clash. A label and the chip name
+ * it stands for cannot be matched before the chip exists: the kernel refuses the second
+ * request then (EBUSY), which the state reports. */
 char *gpio_claim(const struct led_backend *b)
 {
 	const struct gpio_backend *p = b->priv;
@@ -233,6 +238,8 @@ char *gpio_claim(const struct led_backend *b)
 	return r < 0 ? NULL : s;
 }
 
+/* Defaults folded in: writing out a default (drive = push-pull) is no change, so a reload
+ * does not release and request the line again for it. */
 bool gpio_same(const struct led_backend *a, const struct led_backend *b)
 {
 	const struct gpio_backend *x = a->priv, *y = b->priv;

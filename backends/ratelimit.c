@@ -25,6 +25,8 @@ uint64_t ratelimit_now(void)
 	return (uint64_t)ts.tv_sec * USEC_PER_SEC + (uint64_t)ts.tv_nsec / 1000;
 }
 
+/* The next interval counts from now, when this delivery goes out, not from the timer's due
+ * time: a slow event loop then cannot bunch two deliveries together. */
 static void ratelimit_deliver(struct ratelimit *rl)
 {
 	unsigned folded = rl->deferred > 0 ? rl->deferred - 1 : 0;
@@ -44,6 +46,7 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
+/* One timer per limiter, made once and re-armed: a burst costs no allocation. */
 static int ratelimit_arm(struct ratelimit *rl, sd_event *event)
 {
 	uint64_t when = rl->last_usec + rl->interval_usec;
@@ -71,13 +74,15 @@ int ratelimit_test(struct ratelimit *rl, sd_event *event, uint64_t now)
 		rl->deferred = 0;
 		return 1;
 	}
-	/* Too soon: the timer delivers the latest value when the interval is over. */
+	/* Too soon: the timer delivers the latest value when the interval is over; deferred
+	 * counts this one too, so fire() can say how many were folded into it. */
 	rl->deferred++;
 	if (rl->pending)
 		return 0;
 	rl->pending = true;
 	r = ratelimit_arm(rl, event);
 	if (r < 0) {
+		/* The caller delivers it now: start a new interval as if it had gone out. */
 		rl->pending = false;
 		rl->deferred = 0;
 		rl->last_usec = now;

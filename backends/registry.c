@@ -28,6 +28,7 @@ const struct backend_ops *backend_ops_find(const char *name)
 	return NULL;
 }
 
+/* For messages ("known: log, gpio, dbus"); built once, the list is fixed when compiled. */
 const char *backend_list_names(void)
 {
 	static char buf[128];
@@ -82,6 +83,7 @@ int led_backend_attach(struct led_backend *b, const struct backend_context *ctx)
 	int r;
 
 	b->ctx = *ctx;
+	/* Before ops->attach: a backend that fails half-way is detached like any other. */
 	b->attached = true;
 	r = b->ops->attach(b);
 	if (r < 0) {
@@ -115,6 +117,8 @@ int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ..
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
+	/* The same state again is no news: a retry that fails alike at every chip event must
+	 * not signal the bus each time. */
 	if (b->state && b->ok == ok && streq(b->state, s)) {
 		free(s);
 		return 0;
@@ -133,6 +137,7 @@ void led_backend_signal_brightness(struct led_backend *b)
 		b->ctx.signal_brightness(b, b->ctx.userdata);
 }
 
+/* A short list keyed by ops: there are as many entries as backend types with shared state. */
 struct backend_shared {
 	struct backend_shared *next;
 	const struct backend_ops *ops;
@@ -148,6 +153,7 @@ int backend_shared_get(struct backend_shared **list, const struct backend_ops *o
 	*ret = NULL;
 	if (!ops->shared_new)
 		return 0;
+	/* Made on first use: a manager without gpio LEDs never watches /dev. */
 	for (s = *list; s; s = s->next)
 		if (s->ops == ops) {
 			*ret = s->data;

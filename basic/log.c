@@ -124,6 +124,8 @@ int log_internal(int level, int error, const char *file, int line, const char *f
 	va_list ap;
 	int saved = errno;
 
+	/* errno is the error while formatting, so %m prints it, and restored after: a caller
+	 * may still look at its own errno. */
 	if (error < 0)
 		error = -error;
 	errno = error;

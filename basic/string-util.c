@@ -35,6 +35,8 @@ bool strv_contains(char *const *l, const char *s)
 	return false;
 }
 
+/* Consuming s, also on failure, lets callers write strv_push(&l, &n, strdup(x)) and check
+ * one result. */
 int strv_push(char ***l, size_t *n, char *s)
 {
 	size_t len = n ? *n : strv_length(*l);
@@ -123,6 +125,7 @@ bool utf8_is_valid(const char *s)
 	return true;
 }
 
+/* Worst case every byte becomes "\xNN": four bytes out for one in. */
 char *utf8_escape_invalid(const char *s)
 {
 	char *out = malloc(strlen(s) * 4 + 1), *o = out;
@@ -152,6 +155,8 @@ int read_unsigned_file(const char *path, unsigned *ret)
 
 	if (fd < 0)
 		return -errno;
+	/* One read: sysfs attributes come whole, and a state file this short is written whole
+	 * (temporary file and rename). A full buffer means the file is not a number. */
 	n = read(fd, buf, sizeof(buf));
 	if (n < 0)
 		return -errno;

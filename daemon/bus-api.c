@@ -49,6 +49,8 @@ static int property_get_trigger(sd_bus *bus _unused_, const char *path _unused_,
 	return sd_bus_message_append(reply, "s", t);
 }
 
+/* (name, working, state) of each backend: what a client shows as the LED's health; it changes
+ * when a GPIO chip comes or goes. */
 static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_,
 				 const char *iface _unused_, const char *property _unused_,
 				 sd_bus_message *reply, void *userdata,
@@ -172,6 +174,7 @@ int bus_led_path(const struct led *l, char **ret)
 	return sd_bus_path_encode(LED_PATH_PREFIX, l->name, ret);
 }
 
+/* The reply is built by hand: an array of (name, path) has no one-call form. */
 static int method_list_leds(sd_bus_message *msg, void *userdata, sd_bus_error *error _unused_)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;

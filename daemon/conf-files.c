@@ -36,6 +36,7 @@ static int conf_file_cmp(const void *a, const void *b)
 	return strcmp(((const struct conf_file *)a)->name, ((const struct conf_file *)b)->name);
 }
 
+/* As systemd's drop-ins: a symlink to /dev/null hides the name in every later directory. */
 static bool is_masked(const char *path)
 {
 	char target[PATH_MAX];
@@ -47,6 +48,7 @@ static bool is_masked(const char *path)
 	return streq(target, "/dev/null");
 }
 
+/* "*.conf", not hidden: editors' backups (foo.conf~, .foo.conf.swp) are not read. */
 static bool conf_name_wanted(const char *name)
 {
 	size_t n = strlen(name);
@@ -114,6 +116,8 @@ int conf_files_list(const char *const *dirs, char ***ret_files)
 	out = r >= 0 ? calloc(l.n + 1, sizeof(char *)) : NULL;
 	if (r >= 0 && !out)
 		r = -ENOMEM;
+	/* Applied by file name, whatever the directory: a later directory's 10-a.conf comes
+	 * before an earlier one's 20-b.conf, so numbering orders files across directories. */
 	if (r >= 0) {
 		if (l.n > 0)
 			qsort(l.files, l.n, sizeof(*l.files), conf_file_cmp);

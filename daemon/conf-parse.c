@@ -39,6 +39,7 @@ struct parser {
 
 /* ---- values ---- */
 
+/* strtoll() alone would take leading space and stop at junk ("10 lm" would be 10). */
 static int parse_int(const char *s, long long min, long long max, int *ret)
 {
 	char *end;
@@ -66,6 +67,8 @@ static bool trigger_name_is_valid(const char *s)
 	return true;
 }
 
+/* A trigger attribute is a file below /sys/class/leds/NAME: never one the LED core owns,
+ * which a "trigger.brightness" would overwrite behind the daemon's back. */
 static bool attr_name_is_valid(const char *s)
 {
 	static const char *const reserved[] = {"brightness", "max_brightness", "trigger",  "uevent",
@@ -106,7 +109,9 @@ static int find_backend(struct led_conf *lc, const struct backend_ops *ops)
 	return -1;
 }
 
-/* The section's instance of ops, made on first use (by "backends =" or a key). */
+/* The section's instance of ops, made on first use (by "backends =" or a key). The three
+ * arrays grow together: listed and first_key_line are the section's bookkeeping, freed at its
+ * end, while the backends live on in lc. */
 static int get_backend(struct parser *p, const struct backend_ops *ops)
 {
 	struct section *s = &p->sec;

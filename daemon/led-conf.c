@@ -28,6 +28,7 @@ struct led_conf *led_conf_free(struct led_conf *lc)
 {
 	if (!lc)
 		return NULL;
+	/* Entries may be NULL: led_reconcile() moved the kept ones into the new definition. */
 	for (size_t i = 0; i < lc->n_backends; i++)
 		led_backend_free(lc->backends[i]);
 	free(lc->backends);
@@ -54,6 +55,7 @@ static bool trigger_same(const struct led_conf *a, const struct led_conf *b)
 	return true;
 }
 
+/* In order: a backend listed elsewhere in "backends =" is a change (it is attached anew). */
 static bool backends_same(const struct led_conf *a, const struct led_conf *b)
 {
 	if (a->n_backends != b->n_backends)

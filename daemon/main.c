@@ -95,7 +95,8 @@ static int parse_log_level(const char *s)
 	return 0;
 }
 
-/* Returns 1 to go on, 0 to exit successfully (--help), or -errno (exit code 2). */
+/* Exit codes as getopt tools have them: 2 for a usage error, 1 for a failure.
+ * Returns 1 to go on, 0 to exit successfully (--help), or -errno (exit code 2). */
 static int parse_argv(int argc, char **argv, struct args *a)
 {
 	enum { ARG_STATE_DIR = 0x100 };
@@ -155,6 +156,7 @@ static int parse_argv(int argc, char **argv, struct args *a)
 	return 1;
 }
 
+/* The manager has its defaults; an option given replaces one. */
 static int replace_string(char **s, const char *value)
 {
 	if (!value)
