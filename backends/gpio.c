@@ -9,8 +9,6 @@
 #include "log.h"
 #include "string-util.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_chip *, gpiod_chip_close)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_chip_info *, gpiod_chip_info_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_info *, gpiod_line_info_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_info_event *, gpiod_info_event_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_settings *, gpiod_line_settings_free)

@@ -17,8 +17,6 @@
 #include "string-util.h"
 #include "uleds-ext.h"
 
-#define errorf error_setf
-
 int led_write_attr(struct led *l, const char *attr, const char *value)
 {
 	_cleanup_free_ char *path = NULL;
@@ -184,8 +182,9 @@ static int led_set_trigger(struct led *l, char **ret_error)
 	if (r >= 0)
 		return 0;
 	trigger_module_hint(want, hint, sizeof(hint));
-	return errorf(ret_error, r, "%s:%u: trigger '%s' is not available for [%s]: %s.", c->file,
-		      c->trigger_line ? c->trigger_line : c->line, want, l->name, hint);
+	return error_setf(ret_error, r, "%s:%u: trigger '%s' is not available for [%s]: %s.",
+			  c->file, c->trigger_line ? c->trigger_line : c->line, want, l->name,
+			  hint);
 }
 
 static int led_apply_trigger(struct led *l, char **ret_error)
@@ -205,13 +204,13 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 			continue;
 		r = led_write_attr(l, a->key, a->value);
 		if (r == -ENOENT)
-			return errorf(ret_error, r,
-				      "%s:%u: trigger '%s' has no attribute '%s'; see ls "
-				      "/sys/class/leds/%s/.",
-				      c->file, a->line, c->trigger ? c->trigger : "none", a->key,
-				      l->name);
+			return error_setf(ret_error, r,
+					  "%s:%u: trigger '%s' has no attribute '%s'; see ls "
+					  "/sys/class/leds/%s/.",
+					  c->file, a->line, c->trigger ? c->trigger : "none",
+					  a->key, l->name);
 		if (r < 0)
-			return errorf(
+			return error_setf(
 			    ret_error, r,
 			    "%s:%u: the kernel refused trigger.%s = %s (%s); check the value.",
 			    c->file, a->line, a->key, a->value, strerror(-r));
@@ -239,9 +238,9 @@ static int led_apply_default(struct led *l, char **ret_error)
 	snprintf(buf, sizeof(buf), "%u", v);
 	r = led_write_attr(l, "brightness", buf);
 	if (r < 0)
-		return errorf(ret_error, r,
-			      "%s:%u: failed to set the default brightness of [%s]: %s.", c->file,
-			      c->line, l->name, strerror(-r));
+		return error_setf(ret_error, r,
+				  "%s:%u: failed to set the default brightness of [%s]: %s.",
+				  c->file, c->line, l->name, strerror(-r));
 	return 0;
 }
 
@@ -298,17 +297,19 @@ static int led_register_write(struct led *l, struct uleds_user_dev *dev, char **
 	struct stat st;
 
 	if (stat(l->sysfs, &st) == 0)
-		return errorf(ret_error, -EEXIST,
-			      "%s:%u: an LED named '%s' already exists (another driver or program "
-			      "made it); choose another name.",
-			      c->file, c->line, l->name);
+		return error_setf(
+		    ret_error, -EEXIST,
+		    "%s:%u: an LED named '%s' already exists (another driver or program "
+		    "made it); choose another name.",
+		    c->file, c->line, l->name);
 	if (write(l->fd, dev, sizeof(*dev)) != (ssize_t)sizeof(*dev))
 		return -errno;
 	if (stat(l->sysfs, &st) < 0)
-		return errorf(ret_error, -ENOENT,
-			      "%s:%u: LED '%s' was registered but %s is missing (renamed by the "
-			      "LED core after a name clash?); choose another name.",
-			      c->file, c->line, l->name, l->sysfs);
+		return error_setf(
+		    ret_error, -ENOENT,
+		    "%s:%u: LED '%s' was registered but %s is missing (renamed by the "
+		    "LED core after a name clash?); choose another name.",
+		    c->file, c->line, l->name, l->sysfs);
 	return 0;
 }
 
@@ -322,12 +323,14 @@ static int led_register(struct led *l, char **ret_error)
 	l->fd = open(m->uleds_path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (l->fd < 0) {
 		if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
-			return errorf(ret_error, -errno,
-				      "%s does not exist: load the uleds module (modprobe uleds; "
-				      "it ships in uledsd's kmod/, installable with DKMS).",
-				      m->uleds_path);
-		return errorf(ret_error, -errno, "Failed to open %s: %s%s.", m->uleds_path,
-			      strerror(errno), errno == EACCES ? " (uledsd must run as root)" : "");
+			return error_setf(
+			    ret_error, -errno,
+			    "%s does not exist: load the uleds module (modprobe uleds; "
+			    "it ships in uledsd's kmod/, installable with DKMS).",
+			    m->uleds_path);
+		return error_setf(ret_error, -errno, "Failed to open %s: %s%s.", m->uleds_path,
+				  strerror(errno),
+				  errno == EACCES ? " (uledsd must run as root)" : "");
 	}
 	/* A trigger set before the device exists is attached at registration: no window in
 	 * which the LED runs without it. A default brightness must come before the trigger,
@@ -353,12 +356,12 @@ static int led_register(struct led *l, char **ret_error)
 	} else if (r >= 0)
 		m->uleds_ext = 1;
 	if (r == -EEXIST)
-		return errorf(ret_error, r,
-			      "%s:%u: an LED named '%s' already exists; choose another name.",
-			      c->file, c->line, l->name);
+		return error_setf(ret_error, r,
+				  "%s:%u: an LED named '%s' already exists; choose another name.",
+				  c->file, c->line, l->name);
 	if (r < 0)
-		return errorf(ret_error, r, "%s:%u: the kernel refused to create LED '%s': %s.",
-			      c->file, c->line, l->name, strerror(-r));
+		return error_setf(ret_error, r, "%s:%u: the kernel refused to create LED '%s': %s.",
+				  c->file, c->line, l->name, strerror(-r));
 	/* The first read after registration returns the initial value at once. */
 	if (read(l->fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 		l->brightness = (unsigned)(v < 0 ? 0 : v);
@@ -387,9 +390,9 @@ static int led_adopt(struct led *l, int fd, char **ret_error)
 	l->adopted = true;
 	r = led_read_brightness(l);
 	if (r < 0)
-		return errorf(ret_error, r,
-			      "%s:%u: adopted LED '%s' has no readable %s/brightness.", c->file,
-			      c->line, l->name, l->sysfs);
+		return error_setf(ret_error, r,
+				  "%s:%u: adopted LED '%s' has no readable %s/brightness.", c->file,
+				  c->line, l->name, l->sysfs);
 	/* The configured trigger may have changed while uledsd was down (one set at run time
 	 * through sysfs or D-Bus, with none configured, stays). */
 	return c->trigger ? led_apply_trigger(l, ret_error) : 0;
@@ -445,7 +448,8 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 	 * LEDs; measured 837 vs 14113 changes/s over 1000 LEDs). */
 	r = sd_event_add_io(m->event, &l->io, l->fd, EPOLLIN | EPOLLET, led_on_io, l);
 	if (r < 0)
-		return errorf(ret_error, r, "Failed to watch LED '%s': %s.", l->name, strerror(-r));
+		return error_setf(ret_error, r, "Failed to watch LED '%s': %s.", l->name,
+				  strerror(-r));
 	(void)sd_event_source_set_description(l->io, "led");
 	led_attach_backends(l);
 	led_dispatch(l);
