@@ -103,51 +103,53 @@ struct keyword {
 	int value;
 };
 
-static int parse_keyword(const struct keyword *words, size_t n, const char *value, int *ret)
+struct keyword_key {
+	const char *key;
+	const char *help;	 /* "use HELP." in the error */
+	struct keyword words[5]; /* ends with an empty entry */
+};
+
+static int parse_keyword(const struct keyword_key *k, const char *value, int *ret, char **ret_error)
 {
-	for (size_t i = 0; i < n; i++)
-		if (streq(words[i].word, value)) {
-			*ret = words[i].value;
+	for (const struct keyword *w = k->words; w->word; w++)
+		if (streq(w->word, value)) {
+			*ret = w->value;
 			return 0;
 		}
-	return -EINVAL;
+	return errorf(ret_error, "gpio.%s = '%s' is not valid: use %s.", k->key, value, k->help);
 }
 
 static int parse_drive(struct gpio_backend *p, const char *value, char **ret_error)
 {
-	static const struct keyword words[] = {
-	    {"push-pull", GPIOD_LINE_DRIVE_PUSH_PULL},
-	    {"open-drain", GPIOD_LINE_DRIVE_OPEN_DRAIN},
-	    {"open-source", GPIOD_LINE_DRIVE_OPEN_SOURCE},
+	static const struct keyword_key k = {
+	    "drive",
+	    "push-pull (the default), open-drain or open-source",
+	    {{"push-pull", GPIOD_LINE_DRIVE_PUSH_PULL},
+	     {"open-drain", GPIOD_LINE_DRIVE_OPEN_DRAIN},
+	     {"open-source", GPIOD_LINE_DRIVE_OPEN_SOURCE}},
 	};
-	int v;
+	int v, r = parse_keyword(&k, value, &v, ret_error);
 
-	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
-		return errorf(ret_error,
-			      "gpio.drive = '%s' is not valid: use push-pull (the default), "
-			      "open-drain or open-source.",
-			      value);
-	p->drive = (enum gpiod_line_drive)v;
-	return 0;
+	if (r >= 0)
+		p->drive = (enum gpiod_line_drive)v;
+	return r;
 }
 
 static int parse_bias(struct gpio_backend *p, const char *value, char **ret_error)
 {
-	static const struct keyword words[] = {
-	    {"as-is", GPIOD_LINE_BIAS_AS_IS},
-	    {"disabled", GPIOD_LINE_BIAS_DISABLED},
-	    {"pull-up", GPIOD_LINE_BIAS_PULL_UP},
-	    {"pull-down", GPIOD_LINE_BIAS_PULL_DOWN},
+	static const struct keyword_key k = {
+	    "bias",
+	    "as-is (the default), disabled, pull-up or pull-down",
+	    {{"as-is", GPIOD_LINE_BIAS_AS_IS},
+	     {"disabled", GPIOD_LINE_BIAS_DISABLED},
+	     {"pull-up", GPIOD_LINE_BIAS_PULL_UP},
+	     {"pull-down", GPIOD_LINE_BIAS_PULL_DOWN}},
 	};
-	int v;
+	int v, r = parse_keyword(&k, value, &v, ret_error);
 
-	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
-		return errorf(ret_error,
-			      "gpio.bias = '%s' is not valid: use as-is (the default), disabled, "
-			      "pull-up or pull-down.",
-			      value);
-	p->bias = (enum gpiod_line_bias)v;
-	return 0;
+	if (r >= 0)
+		p->bias = (enum gpiod_line_bias)v;
+	return r;
 }
 
 static int parse_threshold(struct gpio_backend *p, const char *value, char **ret_error)
@@ -165,19 +167,16 @@ static int parse_threshold(struct gpio_backend *p, const char *value, char **ret
 
 static int parse_on_exit(struct gpio_backend *p, const char *value, char **ret_error)
 {
-	static const struct keyword words[] = {
-	    {"off", GPIO_ON_EXIT_OFF},
-	    {"keep", GPIO_ON_EXIT_KEEP},
+	static const struct keyword_key k = {
+	    "on_exit",
+	    "off (drive the line inactive before releasing it, the default) or keep",
+	    {{"off", GPIO_ON_EXIT_OFF}, {"keep", GPIO_ON_EXIT_KEEP}},
 	};
-	int v;
+	int v, r = parse_keyword(&k, value, &v, ret_error);
 
-	if (parse_keyword(words, ELEMENTSOF(words), value, &v) < 0)
-		return errorf(ret_error,
-			      "gpio.on_exit = '%s' is not valid: use off (drive the line inactive "
-			      "before releasing it, the default) or keep.",
-			      value);
-	p->on_exit = (enum gpio_on_exit)v;
-	return 0;
+	if (r >= 0)
+		p->on_exit = (enum gpio_on_exit)v;
+	return r;
 }
 
 /* One table, so the keys a user may write are all in one place (and in the unknown-key
