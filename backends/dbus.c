@@ -10,6 +10,9 @@
 #define DBUS_DEFAULT_RATE 30 /* signals per second and LED: smooth enough for a GUI */
 #define DBUS_MAX_RATE 1000
 
+/* Why signals are a backend, chosen per LED: a 1 ms timer LED would send a thousand
+ * PropertiesChanged a second to every client on the bus. Without it the LED's Brightness is
+ * still a property, read on demand, and its object is exported without the emits flag. */
 struct dbus_backend {
 	unsigned max_rate; /* 0 until parsed or defaulted by verify() */
 	/* runtime: O(1) per LED however fast it changes; the signal reads the value when sent */
