@@ -119,7 +119,7 @@ static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
 		const struct ctl_backend *b = &l->backends[i];
 
 		printf("    %s %s%s: %s%s\n",
-		       i ? "        " : "Backends:", b->ok ? "" : ctl_ansi(c, ANSI_RED), b->name,
+		       i ? "         " : "Backends:", b->ok ? "" : ctl_ansi(c, ANSI_RED), b->name,
 		       b->state, b->ok ? "" : ctl_ansi(c, ANSI_RESET));
 	}
 	if (l->n_backends == 0)

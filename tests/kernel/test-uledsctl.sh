@@ -133,6 +133,7 @@ assert_true "status: an Errors line" grep -q '^Errors: ' <<<"$out"
 assert_true "status: every LED in detail" test "$(grep -c '^. ctltest:' <<<"$out")" = 4
 assert_true "status: brightness with percentage" grep -q '^  Brightness: 5/255 (2%)$' <<<"$out"
 assert_true "status: backends with their state" grep -q "^    Backends: gpio: waiting for a chip labelled 'ctlLate'$" <<<"$out"
+assert_true "status: a second backend aligned under the first" grep -q "^              log: attached$" <<<"$out"
 expect 0 "status NAME" status ctltest:red:quiet
 assert_eq 1 "$(grep -c '^. ctltest:' <<<"$out")" "status NAME: that LED only"
 expect 1 "status of an unknown LED" status ctltest:red:quiet no:such:led
@@ -234,7 +235,7 @@ assert_true "monitor wrote nothing on stderr" test ! -s "$work/mon.err"
 "$ctl" monitor ctltest:red:quiet >"$work/mon-one" 2>&1 &
 mon_one=$!
 _lib_bg_pids+=("$mon_one")
-TERM=xterm-256color script -f -q -e -c "$ctl monitor" "$work/tty" </dev/null >/dev/null 2>&1 &
+TERM=xterm-256color script -f -q -e -c "exec $ctl monitor" "$work/tty" </dev/null >/dev/null 2>&1 &
 tty_pid=$!
 _lib_bg_pids+=("$tty_pid")
 wait_for 10 grep -q "present" "$work/mon-one"
