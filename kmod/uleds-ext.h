@@ -42,4 +42,59 @@ struct uleds_trigger {
 
 #endif /* ULEDS_IOC_SET_DEFAULT_TRIGGER */
 
+#ifndef ULEDS_IOC_SET_EVENT_MODE
+
+#include <linux/types.h>
+
+/*
+ * Event mode: instead of the latest brightness as an int, read() returns
+ * whole struct uleds_event records, one for every call the LED core makes,
+ * oldest first. See kmod/README, "Event mode".
+ */
+
+/* struct uleds_event.type */
+#define ULEDS_EVENT_BRIGHTNESS	1	/* brightness_set(): .brightness */
+#define ULEDS_EVENT_BLINK	2	/* blink_set(): .delay_on_ms, .delay_off_ms */
+
+/* Room for the channel intensities of a multicolour LED. */
+#define ULEDS_MAX_CHANNELS	8
+
+struct uleds_event {
+	__aligned_u64 timestamp_ns;	/* CLOCK_MONOTONIC of the call */
+	__aligned_u64 boottime_ns;	/* CLOCK_BOOTTIME (counts suspend) */
+	__aligned_u64 seq;		/* 1, 2, 3 ... per LED, lost ones too */
+	__u32 lost;			/* records dropped right before this one */
+	__u16 type;			/* ULEDS_EVENT_* */
+	__u16 n_channels;		/* valid entries of intensity[] (0) */
+	__s32 brightness;		/* BRIGHTNESS: the new value; BLINK: the
+					 * brightness the LED blinks at */
+	__u32 delay_on_ms;		/* BLINK only */
+	__u32 delay_off_ms;		/* BLINK only */
+	__u32 reserved;			/* 0 */
+	__u32 intensity[ULEDS_MAX_CHANNELS];
+};					/* 80 bytes on every architecture */
+
+/* Argument of ULEDS_IOC_SET_EVENT_MODE. */
+struct uleds_event_mode {
+	__u32 ring_size;	/* records kept: 0 = 1024; 1 to 65536 */
+	__u32 flags;		/* ULEDS_EVENT_F_* */
+};
+
+/*
+ * The LED implements blink_set(): triggers that blink (timer, netdev ...)
+ * hand over one ULEDS_EVENT_BLINK record instead of a record per toggle.
+ * Only before the setup (EBUSY after).
+ */
+#define ULEDS_EVENT_F_BLINK	0x1
+
+/*
+ * Switches the fd to event mode, before or after the setup; again to resize
+ * the ring (records waiting are dropped and counted as lost). Returns
+ * sizeof(struct uleds_event). EINVAL: ring_size or flags out of range;
+ * EBUSY: ULEDS_EVENT_F_BLINK after the setup; ENOMEM.
+ */
+#define ULEDS_IOC_SET_EVENT_MODE	_IOW(ULEDS_IOC_MAGIC, 3, struct uleds_event_mode)
+
+#endif /* ULEDS_IOC_SET_EVENT_MODE */
+
 #endif /* _ULEDS_EXT_H */

@@ -11,6 +11,7 @@
  */
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/timekeeping.h>
 #include <linux/leds.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -20,6 +21,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 
 #include "uleds-ext.h"
@@ -54,8 +56,19 @@ struct uleds_device {
 	bool registered;
 	bool changed;
 	int brightness;
+	/* event mode when ring is set: count records from ring[tail] on */
+	struct uleds_event *ring;
+	u32 ring_size, tail, count;
+	/* dropped when nothing was left to carry the count; for the next */
+	u32 pending_lost;
+	u64 seq;
+	/* ULEDS_EVENT_F_BLINK asked for, applied at setup */
+	bool blink_offload;
 	wait_queue_head_t waitq;
 };
+
+#define ULEDS_RING_DEFAULT	1024
+#define ULEDS_RING_MAX		65536
 
 static struct miscdevice uleds_misc;
 
@@ -101,27 +114,104 @@ static struct uleds_device *to_uleds(struct led_classdev *cdev)
 	return container_of(cdev, struct uleds_device, cdev);
 }
 
+/*
+ * Appends a record to the ring, dropping the oldest when it is full: the
+ * count of what was dropped moves to the oldest record kept, so the reader
+ * learns of the gap right where it is. Caller holds value_lock; runs in
+ * atomic context (brightness_set() and blink_set() may be called there).
+ */
+static void uleds_push(struct uleds_device *udev, u16 type, int brightness,
+		       unsigned long delay_on, unsigned long delay_off)
+{
+	struct uleds_event *ev;
+	u32 carry;
+
+	if (udev->count == udev->ring_size) {
+		carry = udev->ring[udev->tail].lost + 1;
+		udev->tail = (udev->tail + 1) % udev->ring_size;
+		udev->count--;
+		if (udev->count)
+			udev->ring[udev->tail].lost += carry;
+		else
+			udev->pending_lost += carry;
+	}
+
+	ev = &udev->ring[(udev->tail + udev->count) % udev->ring_size];
+	memset(ev, 0, sizeof(*ev));
+	ev->timestamp_ns = ktime_get_ns();
+	ev->boottime_ns = ktime_get_boottime_ns();
+	ev->seq = ++udev->seq;
+	ev->lost = udev->pending_lost;
+	ev->type = type;
+	ev->brightness = brightness;
+	ev->delay_on_ms = min_t(unsigned long, delay_on, U32_MAX);
+	ev->delay_off_ms = min_t(unsigned long, delay_off, U32_MAX);
+	udev->pending_lost = 0;
+	udev->count++;
+}
+
+static void uleds_wake(struct uleds_device *udev)
+{
+	/*
+	 * With the mask, epoll wakes only waiters that asked for input, not
+	 * every process polling the fd (systemd watches stored fds for HUP).
+	 */
+	wake_up_interruptible_poll(&udev->waitq, EPOLLIN | EPOLLRDNORM);
+}
+
+/*
+ * Latest-value mode keeps the newest brightness and reports a change only
+ * when it differs. Event mode records every call, an equal value too: a
+ * trigger that sets the same brightness twice did call twice.
+ */
 static void uleds_brightness_set(struct led_classdev *cdev,
 				 enum led_brightness value)
 {
 	struct uleds_device *udev = to_uleds(cdev);
 	unsigned long flags;
-	bool wake = false;
+	bool wake = true;
 
 	spin_lock_irqsave(&udev->value_lock, flags);
-	if (udev->brightness != value) {
+	if (udev->ring) {
+		uleds_push(udev, ULEDS_EVENT_BRIGHTNESS, value, 0, 0);
+	} else if (udev->brightness != value) {
 		udev->brightness = value;
 		udev->changed = true;
-		wake = true;
+	} else {
+		wake = false;
 	}
 	spin_unlock_irqrestore(&udev->value_lock, flags);
 
-	/*
-	 * With the mask, epoll wakes only waiters that asked for input, not
-	 * every process polling the fd (systemd watches stored fds for HUP).
-	 */
 	if (wake)
-		wake_up_interruptible_poll(&udev->waitq, EPOLLIN | EPOLLRDNORM);
+		uleds_wake(udev);
+}
+
+/*
+ * Blink offload (ULEDS_EVENT_F_BLINK): the LED "blinks in hardware", so the
+ * core hands over the delays instead of toggling through brightness_set()
+ * every few milliseconds. The core's rules: delays of 0/0 ask the driver to
+ * pick its own and write them back; a new call comes with every change of
+ * delay_on/delay_off; brightness 0 ends the blinking (a BRIGHTNESS record).
+ */
+static int uleds_blink_set(struct led_classdev *cdev, unsigned long *delay_on,
+			   unsigned long *delay_off)
+{
+	struct uleds_device *udev = to_uleds(cdev);
+	unsigned long flags;
+	int level;
+
+	if (!*delay_on && !*delay_off) {
+		*delay_on = 500;
+		*delay_off = 500;
+	}
+	level = cdev->brightness ? cdev->brightness : cdev->max_brightness;
+
+	spin_lock_irqsave(&udev->value_lock, flags);
+	uleds_push(udev, ULEDS_EVENT_BLINK, level, *delay_on, *delay_off);
+	spin_unlock_irqrestore(&udev->value_lock, flags);
+
+	uleds_wake(udev);
+	return 0;
 }
 
 /* Mainline's rules, plus: the name must end within the 64 bytes. */
@@ -328,6 +418,8 @@ static int uleds_setup(struct uleds_device *udev,
 	udev->cdev.name = udev->name;
 	udev->cdev.max_brightness = user_dev->max_brightness;
 	udev->cdev.brightness_set = uleds_brightness_set;
+	if (udev->blink_offload)
+		udev->cdev.blink_set = uleds_blink_set;
 	if (udev->trigger[0])
 		udev->cdev.default_trigger = udev->trigger;
 
@@ -341,7 +433,7 @@ static int uleds_setup(struct uleds_device *udev,
 	udev->registered = true;
 	udev->changed = true;
 	spin_unlock_irq(&udev->value_lock);
-	wake_up_interruptible_poll(&udev->waitq, EPOLLIN | EPOLLRDNORM);
+	uleds_wake(udev);
 out:
 	mutex_unlock(&udev->lock);
 	return ret;
@@ -458,6 +550,7 @@ static int uleds_release(struct inode *inode, struct file *file)
 	if (udev->registered)
 		uleds_unregister(udev);
 	mutex_destroy(&udev->lock);
+	kvfree(udev->ring);
 	kfree(udev);
 
 	return 0;
@@ -481,46 +574,100 @@ static ssize_t uleds_write(struct file *file, const char __user *buf,
 	return count;
 }
 
-static ssize_t uleds_read(struct file *file, char __user *buf, size_t count,
-			  loff_t *ppos)
+/* Latest-value mode: the brightness as an int, when it changed. */
+static ssize_t uleds_read_value(struct uleds_device *udev, char __user *buf,
+				size_t count)
 {
-	struct uleds_device *udev = file->private_data;
 	int value;
-	int ret;
+	ssize_t ret;
 
 	/* Mainline returns 0 here, which reads as end of file. */
 	if (count < sizeof(value))
 		return -EINVAL;
 
-	for (;;) {
+	spin_lock_irq(&udev->value_lock);
+	if (!udev->registered) {
+		ret = -ENODEV;
+	} else if (udev->changed) {
+		value = udev->brightness;
+		udev->changed = false;
+		ret = sizeof(value);
+	} else {
+		ret = 0;
+	}
+	spin_unlock_irq(&udev->value_lock);
+
+	if (ret > 0 && copy_to_user(buf, &value, sizeof(value)))
+		return -EFAULT;
+	return ret;
+}
+
+/*
+ * Event mode: as many whole records as fit, oldest first. A record is taken
+ * off the ring before it is copied (copy_to_user() may fault and sleep, the
+ * ring is under a spinlock): a buffer that faults loses that record.
+ */
+static ssize_t uleds_read_events(struct uleds_device *udev, char __user *buf,
+				 size_t count)
+{
+	struct uleds_event ev;
+	bool got, gone = false;
+	size_t done = 0;
+
+	if (count < sizeof(ev))
+		return -EINVAL;
+
+	while (count - done >= sizeof(ev)) {
 		spin_lock_irq(&udev->value_lock);
-		if (!udev->registered) {
-			ret = -ENODEV;
-		} else if (udev->changed) {
-			value = udev->brightness;
-			udev->changed = false;
-			ret = 1;
+		got = udev->count > 0;
+		if (got) {
+			ev = udev->ring[udev->tail];
+			udev->tail = (udev->tail + 1) % udev->ring_size;
+			udev->count--;
 		} else {
-			ret = 0;
+			gone = !udev->registered;
 		}
 		spin_unlock_irq(&udev->value_lock);
 
-		if (ret < 0)
-			return ret;
-		if (ret)
+		if (!got)
 			break;
+		if (copy_to_user(buf + done, &ev, sizeof(ev)))
+			return done ? done : -EFAULT;
+		done += sizeof(ev);
+	}
+	/* Before the setup, or nothing to wait for: as in latest-value mode. */
+	if (!done && gone)
+		return -ENODEV;
+	return done;
+}
+
+static bool uleds_readable(struct uleds_device *udev)
+{
+	return READ_ONCE(udev->changed) || READ_ONCE(udev->count);
+}
+
+static ssize_t uleds_read(struct file *file, char __user *buf, size_t count,
+			  loff_t *ppos)
+{
+	struct uleds_device *udev = file->private_data;
+	ssize_t ret;
+
+	for (;;) {
+		/* The mode only goes from latest-value to event, never back. */
+		if (READ_ONCE(udev->ring))
+			ret = uleds_read_events(udev, buf, count);
+		else
+			ret = uleds_read_value(udev, buf, count);
+		if (ret)
+			return ret;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 
 		ret = wait_event_interruptible(udev->waitq,
-					       READ_ONCE(udev->changed));
+					       uleds_readable(udev));
 		if (ret)
 			return ret;
 	}
-
-	if (copy_to_user(buf, &value, sizeof(value)))
-		return -EFAULT;
-	return sizeof(value);
 }
 
 static __poll_t uleds_poll(struct file *file, poll_table *wait)
@@ -529,7 +676,56 @@ static __poll_t uleds_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &udev->waitq, wait);
 
-	return READ_ONCE(udev->changed) ? EPOLLIN | EPOLLRDNORM : 0;
+	return uleds_readable(udev) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/*
+ * Switches to event mode, or gives it a new ring. The ring is allocated
+ * here, in process context, and swapped under value_lock, so the LED core's
+ * atomic callers never allocate. Records still waiting in an old ring, and a
+ * latest value not read yet, are counted as lost on the next record.
+ */
+static int uleds_set_event_mode(struct uleds_device *udev,
+				const struct uleds_event_mode *mode)
+{
+	u32 size = mode->ring_size ? mode->ring_size : ULEDS_RING_DEFAULT;
+	struct uleds_event *ring, *old;
+	int ret;
+
+	if (size > ULEDS_RING_MAX || (mode->flags & ~ULEDS_EVENT_F_BLINK))
+		return -EINVAL;
+
+	ring = kvcalloc(size, sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return -ENOMEM;
+
+	ret = mutex_lock_interruptible(&udev->lock);
+	if (ret) {
+		kvfree(ring);
+		return ret;
+	}
+	if (udev->registered && (mode->flags & ULEDS_EVENT_F_BLINK)) {
+		/* blink_set cannot change under a trigger that may be blinking */
+		mutex_unlock(&udev->lock);
+		kvfree(ring);
+		return -EBUSY;
+	}
+	if (!udev->registered)
+		udev->blink_offload = mode->flags & ULEDS_EVENT_F_BLINK;
+
+	spin_lock_irq(&udev->value_lock);
+	old = udev->ring;
+	udev->pending_lost += udev->count + (udev->changed ? 1 : 0);
+	udev->changed = false;
+	udev->ring = ring;
+	udev->ring_size = size;
+	udev->tail = 0;
+	udev->count = 0;
+	spin_unlock_irq(&udev->value_lock);
+
+	mutex_unlock(&udev->lock);
+	kvfree(old);
+	return sizeof(struct uleds_event);
 }
 
 static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -537,6 +733,7 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct uleds_device *udev = file->private_data;
 	void __user *uarg = (void __user *)arg;
 	struct uleds_user_dev user_dev;
+	struct uleds_event_mode mode;
 	struct uleds_trigger trig;
 
 	switch (cmd) {
@@ -548,6 +745,10 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (copy_from_user(&trig, uarg, sizeof(trig)))
 			return -EFAULT;
 		return uleds_set_trigger(udev, &trig);
+	case ULEDS_IOC_SET_EVENT_MODE:
+		if (copy_from_user(&mode, uarg, sizeof(mode)))
+			return -EFAULT;
+		return uleds_set_event_mode(udev, &mode);
 	default:
 		return -ENOTTY;
 	}

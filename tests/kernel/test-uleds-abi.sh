@@ -5,10 +5,13 @@
 # reloads uleds to prove it leaves nothing behind.
 #
 # usage (as root, in the test VM, with uleds.ko loaded):
-#   test-uleds-abi.sh [ULEDS_ABI_BIN]     or  ULEDS_ABI_BIN=... test-uleds-abi.sh
+#   test-uleds-abi.sh [ULEDS_ABI_BIN [ULEDS_ABI_BIN_32]]   or  ULEDS_ABI_BIN=... test-uleds-abi.sh
+# ULEDS_ABI_BIN_32, the same test built with -m32, runs after it: i386 user space on the
+# 64-bit kernel must see the same record sizes and ioctl numbers (compat path).
 set -u
 
 bin=${1:-${ULEDS_ABI_BIN:-}}
+bin32=${2:-}
 dev=/dev/uleds
 failed=0
 
@@ -41,6 +44,10 @@ echo /run/uleds-abi-modprobe >/proc/sys/kernel/modprobe
 read -r start _ </proc/uptime
 ULEDS_ABI_MODPROBE_LOG=$modprobe_log "$bin" "$dev"
 rc=$?
+if [ -n "$bin32" ]; then
+	echo "test-uleds-abi: the same checks from a 32-bit process ($bin32)"
+	ULEDS_ABI_MODPROBE_LOG=$modprobe_log "$bin32" "$dev" || rc=$((rc + 100))
+fi
 echo "$old_modprobe" >/proc/sys/kernel/modprobe
 read -r end _ </proc/uptime
 echo "test-uleds-abi: uleds-abi exited $rc after $(awk "BEGIN { print $end - $start }") s"

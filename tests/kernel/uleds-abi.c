@@ -911,6 +911,212 @@ static void test_missing_trigger_modprobe(void)
 	      "%d ioctls failed, %ld modprobe calls", fails, after - before);
 	close(fd);
 }
+
+/* --- event mode (ULEDS_IOC_SET_EVENT_MODE) ----------------------------------------------- */
+
+static int event_mode(int fd, unsigned int ring_size, unsigned int flags)
+{
+	struct uleds_event_mode m = { .ring_size = ring_size, .flags = flags };
+	int r = ioctl(fd, ULEDS_IOC_SET_EVENT_MODE, &m);
+
+	return r < 0 ? -errno : r;
+}
+
+/* Reads every record waiting (the fd is O_NONBLOCK) into ev[], at most max. */
+static int read_events(int fd, struct uleds_event *ev, int max)
+{
+	int n = 0;
+	ssize_t r;
+
+	while (n < max) {
+		r = read(fd, ev + n, (size_t)(max - n) * sizeof(*ev));
+		if (r <= 0)
+			break;
+		n += r / sizeof(*ev);
+	}
+	return n;
+}
+
+/* Opens an LED in event mode with a ring of RING records; returns the fd or -errno. */
+static int new_event_led(const char *name, unsigned int ring, unsigned int flags)
+{
+	int fd = open_dev(O_NONBLOCK), r;
+
+	if (fd < 0)
+		return fd;
+	r = event_mode(fd, ring, flags);
+	if (r != (int)sizeof(struct uleds_event)) {
+		close(fd);
+		return r < 0 ? r : -EPROTO;
+	}
+	r = ioctl_setup(fd, name, 255);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static void test_event_mode_basics(void)
+{
+	struct uleds_event ev[4];
+	int fd, r;
+	char small[sizeof(struct uleds_event) - 1];
+
+	check(sizeof(struct uleds_event) == 80 && sizeof(struct uleds_event_mode) == 8,
+	      "struct uleds_event is 80 bytes, uleds_event_mode 8 (same on 32 and 64 bit)",
+	      "%zu and %zu bytes", sizeof(struct uleds_event), sizeof(struct uleds_event_mode));
+	check(ULEDS_IOC_SET_EVENT_MODE == 0x40086c03, "ULEDS_IOC_SET_EVENT_MODE is _IOW('l', 3, 8)",
+	      "it is %#lx", (unsigned long)ULEDS_IOC_SET_EVENT_MODE);
+
+	fd = open_dev(O_NONBLOCK);
+	r = event_mode(fd, 65537, 0);
+	check(r == -EINVAL, "a ring of 65537 records fails with EINVAL", "got %s", err_name(r));
+	r = event_mode(fd, 16, 0x80);
+	check(r == -EINVAL, "unknown event-mode flags fail with EINVAL", "got %s", err_name(r));
+	r = event_mode(fd, 0, 0);
+	check(r == (int)sizeof(struct uleds_event), "event mode returns the record size",
+	      "got %s", err_name(r));
+	r = read(fd, ev, sizeof(ev)) < 0 ? -errno : 0;
+	check(r == -ENODEV, "an event-mode read before setup fails with ENODEV", "got %s",
+	      err_name(r));
+	r = ioctl_setup(fd, "abi-ev-basic", 255);
+	check(r == 0, "register abi-ev-basic in event mode", "got %s", err_name(r));
+	r = read(fd, ev, sizeof(ev)) < 0 ? -errno : 0;
+	check(r == -EAGAIN, "an event-mode LED has no record before the first change",
+	      "got %s", err_name(r));
+	sysfs_write("abi-ev-basic", "brightness", "7");
+	sysfs_write("abi-ev-basic", "brightness", "7");
+	r = read(fd, small, sizeof(small)) < 0 ? -errno : 0;
+	check(r == -EINVAL, "a read into less than one record fails with EINVAL", "got %s",
+	      err_name(r));
+	r = read_events(fd, ev, 4);
+	check(r == 2 && ev[0].type == ULEDS_EVENT_BRIGHTNESS && ev[0].brightness == 7 &&
+		      ev[1].brightness == 7 && ev[1].seq == ev[0].seq + 1,
+	      "an equal value written twice gives two records", "%d records", r);
+	r = event_mode(fd, 16, ULEDS_EVENT_F_BLINK);
+	check(r == -EBUSY, "blink offload after setup fails with EBUSY", "got %s", err_name(r));
+	close(fd);
+
+	/* Latest-value mode first, event mode after setup. */
+	fd = new_led("abi-ev-late", 255, O_NONBLOCK);
+	read_value(fd, &r);
+	r = event_mode(fd, 8, 0);
+	sysfs_write("abi-ev-late", "brightness", "9");
+	r = read_events(fd, ev, 4);
+	check(r == 1 && ev[0].brightness == 9, "event mode switched on after setup records",
+	      "%d records, first %d", r, r > 0 ? ev[0].brightness : -1);
+	close(fd);
+}
+
+/* 10 000 changes, all kept in order with consecutive sequence numbers. */
+static void test_event_burst(void)
+{
+	enum { N = 10000 };
+	struct uleds_event *ev = calloc(N + 16, sizeof(*ev));
+	int fd, i, n, bad_order = 0, bad_value = 0;
+	char val[16];
+
+	fd = new_event_led("abi-ev-burst", N + 100, 0);
+	if (!check(fd >= 0 && ev, "register abi-ev-burst in event mode", "got %s", err_name(fd)))
+		goto out;
+	for (i = 0; i < N; i++) {
+		snprintf(val, sizeof(val), "%d", 1 + i % 250);
+		sysfs_write("abi-ev-burst", "brightness", val);
+	}
+	n = read_events(fd, ev, N + 16);
+	for (i = 0; i < n; i++) {
+		if (ev[i].brightness != 1 + i % 250 || ev[i].lost || ev[i].type != 1)
+			bad_value++;
+		if (i && (ev[i].seq != ev[i - 1].seq + 1 ||
+			  ev[i].timestamp_ns < ev[i - 1].timestamp_ns ||
+			  ev[i].boottime_ns < ev[i - 1].boottime_ns))
+			bad_order++;
+	}
+	check(n == N && !bad_value && !bad_order,
+	      "a burst of 10000 changes arrives whole, in order, timestamps monotonic",
+	      "%d records, %d wrong values, %d out of order", n, bad_value, bad_order);
+	close(fd);
+out:
+	free(ev);
+}
+
+/* A ring of 16 after 100 changes: the newest 16, the first telling 84 were lost. */
+static void test_event_overflow(void)
+{
+	struct uleds_event ev[32];
+	char val[16];
+	int fd, i, n;
+
+	fd = new_event_led("abi-ev-over", 16, 0);
+	if (!check(fd >= 0, "register abi-ev-over", "got %s", err_name(fd)))
+		return;
+	for (i = 1; i <= 100; i++) {
+		snprintf(val, sizeof(val), "%d", i);
+		sysfs_write("abi-ev-over", "brightness", val);
+	}
+	n = read_events(fd, ev, 32);
+	check(n == 16 && ev[0].lost == 84 && ev[0].brightness == 85 && ev[15].brightness == 100 &&
+		      ev[1].lost == 0 && ev[0].seq == 85,
+	      "overflow keeps the newest records and the next one counts the lost",
+	      "%d records, first: lost %u, value %d, seq %llu", n, n ? ev[0].lost : 0,
+	      n ? ev[0].brightness : -1, n ? (unsigned long long)ev[0].seq : 0ULL);
+
+	/* dup'd fds share the ring: what one reads, the other does not see. */
+	{
+		int d = dup(fd), a, b;
+
+		for (i = 1; i <= 6; i++)
+			sysfs_write("abi-ev-over", "brightness", i % 2 ? "1" : "2");
+		a = (int)(read(fd, ev, 3 * sizeof(*ev)) / (ssize_t)sizeof(*ev));
+		b = read_events(d, ev + 3, 8);
+		check(a == 3 && b == 3 && ev[3].seq == ev[2].seq + 1,
+		      "a dup'd fd shares one ring: its read continues where the other stopped",
+		      "read %d and %d records", a, b);
+		close(d);
+	}
+	close(fd);
+}
+
+/* Blink offload: the timer trigger hands over its delays instead of toggling. */
+static void test_event_blink(void)
+{
+	struct uleds_event ev[64];
+	int fd, n, i, blinks = 0, toggles = 0;
+	char buf[32];
+
+	fd = new_event_led("abi-ev-blink", 64, ULEDS_EVENT_F_BLINK);
+	if (!check(fd >= 0, "register abi-ev-blink with blink offload", "got %s", err_name(fd)))
+		return;
+	sysfs_write("abi-ev-blink", "trigger", "timer");
+	sleep_ms(300);
+	n = read_events(fd, ev, 64);
+	for (i = 0; i < n; i++) {
+		if (ev[i].type == ULEDS_EVENT_BLINK)
+			blinks++;
+		else if (ev[i].brightness)
+			toggles++;
+	}
+	check(blinks >= 1 && ev[n - 1].type == ULEDS_EVENT_BLINK &&
+		      ev[n - 1].delay_on_ms == 500 && ev[n - 1].delay_off_ms == 500 &&
+		      ev[n - 1].brightness == 255 && !toggles,
+	      "the timer trigger hands over one blink record, 500/500 ms by default",
+	      "%d records, %d blink, %d on-toggles", n, blinks, toggles);
+	check(sysfs_read("abi-ev-blink", "delay_on", buf, sizeof(buf)) == 0 && !strcmp(buf, "500"),
+	      "the driver's default delays are written back to delay_on", "delay_on is %s", buf);
+	sysfs_write("abi-ev-blink", "delay_on", "100");
+	n = read_events(fd, ev, 64);
+	check(n >= 1 && ev[n - 1].type == ULEDS_EVENT_BLINK && ev[n - 1].delay_on_ms == 100 &&
+		      ev[n - 1].delay_off_ms == 500,
+	      "a delay_on write gives a new blink record 100/500", "%d records, last type %d %u/%u",
+	      n, n ? ev[n - 1].type : 0, n ? ev[n - 1].delay_on_ms : 0,
+	      n ? ev[n - 1].delay_off_ms : 0);
+	sysfs_write("abi-ev-blink", "brightness", "0");
+	n = read_events(fd, ev, 64);
+	check(n >= 1 && ev[n - 1].type == ULEDS_EVENT_BRIGHTNESS && ev[n - 1].brightness == 0,
+	      "brightness 0 ends the blinking with a brightness record", "%d records", n);
+	close(fd);
+}
 static void test_module_refcount(void)
 {
 	int before, during, after, fd;
@@ -946,6 +1152,10 @@ int main(int argc, char **argv)
 	test_long_name_clash();
 	test_trigger_replace();
 	test_missing_trigger_modprobe();
+	test_event_mode_basics();
+	test_event_burst();
+	test_event_overflow();
+	test_event_blink();
 	test_module_refcount();
 	test_many();
 
