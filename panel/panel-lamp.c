@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/* PanelLamp: draws the LED with cairo (the look must not depend on the GSK renderer: the
+ * cairo renderer is what a board without GPU and the tests use). Layers, back to front:
+ * halo, bezel, dome, hot core, reflection, warning mark. */
+#include <math.h>
+
+#include "panel-lamp.h"
+
+struct _PanelLamp {
+	GtkWidget parent_instance;
+	int size;
+	struct led_rgb rgb;
+	double level;
+	gboolean online;
+	gboolean warning;
+};
+
+G_DEFINE_FINAL_TYPE(PanelLamp, panel_lamp, GTK_TYPE_WIDGET)
+
+/* The panel's background, so an unlit lamp is a dark tint of its colour, not black. */
+static const struct led_rgb base = { 0.08, 0.09, 0.11 };
+
+static struct led_rgb mix(struct led_rgb a, struct led_rgb b, double t)
+{
+	return (struct led_rgb){ a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t,
+				 a.b + (b.b - a.b) * t };
+}
+
+static void add_stop(cairo_pattern_t *p, double offset, struct led_rgb c, double alpha)
+{
+	cairo_pattern_add_color_stop_rgba(p, offset, c.r, c.g, c.b, alpha);
+}
+
+static void draw_warning(cairo_t *cr, double x, double y, double r)
+{
+	cairo_arc(cr, x, y, r + 1.5, 0, 2 * M_PI);
+	cairo_set_source_rgb(cr, base.r, base.g, base.b);
+	cairo_fill(cr);
+	cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+	cairo_set_source_rgb(cr, 0.96, 0.65, 0.14);
+	cairo_fill(cr);
+	/* The "!" as two shapes: no font needed, crisp at every size. */
+	cairo_set_source_rgb(cr, 0.12, 0.08, 0.02);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_set_line_width(cr, MAX(r * 0.28, 1.5));
+	cairo_move_to(cr, x, y - r * 0.5);
+	cairo_line_to(cr, x, y + r * 0.1);
+	cairo_stroke(cr);
+	cairo_arc(cr, x, y + r * 0.48, MAX(r * 0.15, 0.9), 0, 2 * M_PI);
+	cairo_fill(cr);
+}
+
+static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
+{
+	double cx = w / 2, cy = h / 2, side = MIN(w, h);
+	double r = side * 0.28; /* the dome; the rest of the square is for the halo */
+	struct led_rgb lit = self->rgb;
+	double level = self->online ? CLAMP(self->level, 0, 1) : 0;
+	/* Perceived brightness grows faster than linearly at the low end, as a real LED's. */
+	double glow = pow(level, 0.6);
+	cairo_pattern_t *p;
+
+	if (!self->online) /* unknown state: no colour claim at all */
+		lit = (struct led_rgb){ 0.45, 0.47, 0.50 };
+	struct led_rgb off = mix(base, lit, 0.24);
+	struct led_rgb body = mix(off, lit, glow);
+
+	/* Halo: only a lit lamp has one. */
+	if (glow > 0) {
+		p = cairo_pattern_create_radial(cx, cy, r * 0.8, cx, cy, side / 2);
+		add_stop(p, 0, lit, 0.70 * glow);
+		add_stop(p, 0.30, lit, 0.30 * glow);
+		add_stop(p, 0.65, lit, 0.08 * glow);
+		add_stop(p, 1, lit, 0);
+		cairo_set_source(cr, p);
+		cairo_arc(cr, cx, cy, side / 2, 0, 2 * M_PI);
+		cairo_fill(cr);
+		cairo_pattern_destroy(p);
+	}
+
+	/* Bezel: a dark ring with a faint top light, the lamp's socket. */
+	p = cairo_pattern_create_linear(cx, cy - r * 1.15, cx, cy + r * 1.15);
+	cairo_pattern_add_color_stop_rgb(p, 0, 0.22, 0.23, 0.26);
+	cairo_pattern_add_color_stop_rgb(p, 1, 0.03, 0.03, 0.04);
+	cairo_set_source(cr, p);
+	cairo_arc(cr, cx, cy, r * 1.13, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_pattern_destroy(p);
+
+	/* Dome: lighter towards the upper left, darker at the rim. */
+	p = cairo_pattern_create_radial(cx - r * 0.25, cy - r * 0.3, r * 0.1, cx, cy, r);
+	add_stop(p, 0, mix(body, (struct led_rgb){ 1, 1, 1 }, 0.15 + 0.45 * glow), 1);
+	add_stop(p, 0.55, body, 1);
+	add_stop(p, 1, mix(body, base, 0.45 - 0.2 * glow), 1);
+	cairo_set_source(cr, p);
+	cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_pattern_destroy(p);
+
+	/* Hot core of a lit lamp: near white at full brightness. */
+	if (glow > 0) {
+		p = cairo_pattern_create_radial(cx, cy, 0, cx, cy, r * 0.75);
+		add_stop(p, 0, mix(lit, (struct led_rgb){ 1, 1, 1 }, 0.55), 0.85 * glow);
+		add_stop(p, 1, lit, 0);
+		cairo_set_source(cr, p);
+		cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);
+		cairo_fill(cr);
+		cairo_pattern_destroy(p);
+	}
+
+	/* Reflection of the room's light on the dome. */
+	cairo_save(cr);
+	cairo_translate(cr, cx - r * 0.22, cy - r * 0.46);
+	cairo_scale(cr, r * 0.55, r * 0.32);
+	p = cairo_pattern_create_linear(0, -1, 0, 1);
+	cairo_pattern_add_color_stop_rgba(p, 0, 1, 1, 1, 0.30);
+	cairo_pattern_add_color_stop_rgba(p, 1, 1, 1, 1, 0);
+	cairo_set_source(cr, p);
+	cairo_arc(cr, 0, 0, 1, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_pattern_destroy(p);
+	cairo_restore(cr);
+
+	if (self->warning)
+		draw_warning(cr, cx + r * 0.82, cy - r * 0.82, MAX(side * 0.09, 5));
+}
+
+static void panel_lamp_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
+{
+	PanelLamp *self = PANEL_LAMP(widget);
+	int w = gtk_widget_get_width(widget), h = gtk_widget_get_height(widget);
+	cairo_t *cr;
+
+	if (w <= 0 || h <= 0)
+		return;
+	cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, w, h));
+	draw(self, cr, w, h);
+	cairo_destroy(cr);
+}
+
+static void panel_lamp_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
+			       int *minimum, int *natural, int *minimum_baseline,
+			       int *natural_baseline)
+{
+	*minimum = *natural = PANEL_LAMP(widget)->size;
+}
+
+static void panel_lamp_class_init(PanelLampClass *klass)
+{
+	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+
+	widget_class->snapshot = panel_lamp_snapshot;
+	widget_class->measure = panel_lamp_measure;
+	gtk_widget_class_set_css_name(widget_class, "lamp");
+}
+
+static void panel_lamp_init(PanelLamp *self)
+{
+	self->size = 96;
+	self->rgb = led_color_rgb(LED_COLOR_UNKNOWN);
+	self->online = TRUE;
+}
+
+GtkWidget *panel_lamp_new(void)
+{
+	return g_object_new(PANEL_TYPE_LAMP, NULL);
+}
+
+void panel_lamp_set_size(PanelLamp *self, int size)
+{
+	if (self->size == size)
+		return;
+	self->size = size;
+	gtk_widget_queue_resize(GTK_WIDGET(self));
+}
+
+void panel_lamp_set_color(PanelLamp *self, enum led_color color)
+{
+	self->rgb = led_color_rgb(color);
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void panel_lamp_set_level(PanelLamp *self, double level)
+{
+	if (self->level == level)
+		return;
+	self->level = level;
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void panel_lamp_set_online(PanelLamp *self, gboolean online)
+{
+	if (self->online == online)
+		return;
+	self->online = online;
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void panel_lamp_set_warning(PanelLamp *self, gboolean warning)
+{
+	if (self->warning == warning)
+		return;
+	self->warning = warning;
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+}

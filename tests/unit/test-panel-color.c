@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/* uledsd-panel's name → colour mapping: every kernel colour name, the name forms drivers use,
+ * and the neutral fallback. No display needed. */
+#include "led-color.h"
+#include "test.h"
+
+#define COLOR(name, expected)                                                                      \
+	CHECK_STR(led_color_to_string(led_color_from_name(name)), expected, "colour of " name)
+
+int main(void)
+{
+	/* Every name of the kernel's led_colors[], as devicename:color:function. */
+	static const char *const kernel[] = { "white",  "red",        "green", "blue",   "amber",
+					      "violet", "yellow",     "ir",    "multicolor",
+					      "rgb",    "purple",     "orange", "pink", "cyan",
+					      "lime" };
+	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "board:%s:status", kernel[i]);
+		CHECK_STR(led_color_to_string(led_color_from_name(name)), kernel[i], name);
+		CHECK_INT(led_color_from_string(kernel[i], strlen(kernel[i])), (int)i,
+			  "enum order follows led_colors[]");
+	}
+
+	/* The forms seen in /sys/class/leds. */
+	COLOR("pi:green:act", "green");
+	COLOR("input3::capslock", "unknown");       /* no colour given */
+	COLOR("tpacpi::power", "unknown");
+	COLOR("green:heartbeat", "green");          /* color:function, older drivers */
+	COLOR("phy0:amber", "amber");               /* devicename:color */
+	COLOR("mmc0::", "unknown");
+	COLOR("led:red:disk:0", "red");             /* colons in the function */
+	COLOR("board:Red:power", "red");            /* any case */
+	COLOR("board:reddish:power", "unknown");    /* a prefix is not a colour */
+	COLOR("board:re:power", "unknown");
+	COLOR("board:infrared:rx", "unknown");      /* the kernel name is "ir" */
+	COLOR("blue", "blue");                      /* a bare colour */
+	COLOR("heartbeat", "unknown");
+	COLOR("", "unknown");
+	COLOR(":::", "unknown");
+
+	/* Unknown colours map to the neutral lamp colour, which is none of the real ones. */
+	struct led_rgb n = led_color_rgb(LED_COLOR_UNKNOWN), red = led_color_rgb(LED_COLOR_RED);
+	CHECK(n.r > 0.5 && n.g > 0.5 && n.b > 0.5 && n.r - n.b < 0.1 && n.b - n.r < 0.1,
+	      "unknown is a neutral grey-white, got %.2f %.2f %.2f", n.r, n.g, n.b);
+	CHECK(red.r > 0.9 && red.g < 0.3 && red.b < 0.3, "red is red, got %.2f %.2f %.2f", red.r,
+	      red.g, red.b);
+	CHECK_STR(led_color_to_string(_LED_COLOR_MAX), "unknown", "out of range");
+
+	/* The function part shown under compact lamps. */
+	CHECK_STR(led_name_function("board:green:heartbeat"), "heartbeat", "function part");
+	CHECK_STR(led_name_function("plain"), "plain", "no colon: whole name");
+	CHECK_STR(led_name_function("mmc0::"), "mmc0::", "empty function: whole name");
+
+	return test_finish("test-panel-color");
+}
