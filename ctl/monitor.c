@@ -152,8 +152,9 @@ static void drop_leds(struct monitor *m)
 	m->n_leds = 0;
 }
 
-/* uledsd (re)appeared: who owns the name, and every LED with its state. */
-static int load(struct monitor *m)
+/* uledsd (re)appeared: who owns the name, and every LED with its state, announced as HOW
+ * ("is running", "is back"). Returns 1 when uledsd is there, 0 when not. */
+static int load(struct monitor *m, const char *how)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
@@ -181,6 +182,8 @@ static int load(struct monitor *m)
 		m->owner = NULL;
 		return 0;
 	}
+	/* The daemon first, then its LEDs: the lines read top-down like a status. */
+	say(m, "uledsd", "%s: %zu LED%s", how, n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++)
 		add_led(m, &leds[i], "present");
 	ctl_leds_free(leds, n);
@@ -207,8 +210,8 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 		m->owner = NULL;
 		say(m, "uledsd", "went away; waiting for it to come back");
 	}
-	if (*new &&load(m) > 0)
-		say(m, "uledsd", "is back: %zu LED%s", m->n_leds, m->n_leds == 1 ? "" : "s");
+	if (*new != '\0')
+		load(m, "is back");
 	return 0;
 }
 
@@ -382,9 +385,7 @@ int cmd_monitor(struct ctl *c, char **args, size_t n)
 		sd_event_unref(m.event);
 		return ctl_error(c, r, NULL, "Failed to watch uledsd");
 	}
-	if (load(&m) > 0)
-		say(&m, "uledsd", "is running: %zu LED%s", m.n_leds, m.n_leds == 1 ? "" : "s");
-	else
+	if (load(&m, "is running") == 0)
 		say(&m, "uledsd", "is not running; waiting for it to start");
 	for (size_t i = 0; m.owner && i < n; i++) {
 		bool present = false;

@@ -217,6 +217,8 @@ expect 0 "back to none" trigger ctltest:green:sig none
 
 # --- monitor (into a file): the lines follow sysfs -----------------------------------------
 assert_true "monitor: uledsd came up" grep -q "uledsd is back: 4 LEDs" "$work/mon"
+assert_true "monitor: uledsd's line comes before its LEDs' lines" \
+	sh -c "grep -E 'uledsd is back|present:' '$work/mon' | head -1 | grep -q 'uledsd is back'"
 assert_true "monitor: every LED present with its state" \
 	grep -q "ctltest:blue:late present: brightness 0/1, trigger none, backends gpio: waiting for a chip labelled 'ctlLate' (failing)" "$work/mon"
 echo 7 >"$L/ctltest:green:sig/brightness"
