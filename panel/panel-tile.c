@@ -232,8 +232,10 @@ GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mo
 	gtk_widget_add_css_class(GTK_WIDGET(self), mode_class[mode]);
 	/* The compact row shows lamps and short names only. */
 	gtk_widget_set_visible(GTK_WIDGET(self->trigger_button), mode != PANEL_MODE_COMPACT);
-	if (mode == PANEL_MODE_COMPACT)
+	if (mode == PANEL_MODE_COMPACT) { /* short names, shown whole */
 		gtk_label_set_width_chars(self->name_label, 0);
+		gtk_label_set_ellipsize(self->name_label, PANGO_ELLIPSIZE_NONE);
+	}
 
 	/* The tile lives shorter than LED and client: these die with it. */
 	g_signal_connect_object(led, "notify", G_CALLBACK(update_state), self, G_CONNECT_SWAPPED);

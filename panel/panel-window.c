@@ -278,6 +278,7 @@ PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum pan
 	PanelWindow *self = g_object_new(PANEL_TYPE_WINDOW, "application", app, NULL);
 	GtkStringSorter *sorter;
 	GListModel *leds = panel_client_get_leds(client);
+	g_autoptr(GdkMonitor) monitor = NULL;
 
 	self->client = g_object_ref(client);
 	self->mode = mode;
@@ -315,11 +316,21 @@ PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum pan
 						       GTK_TYPE_SCROLLED_WINDOW)),
 					       GTK_POLICY_NEVER, GTK_POLICY_NEVER);
 		gtk_flow_box_set_column_spacing(self->flowbox, 4);
+		gtk_flow_box_set_homogeneous(self->flowbox, FALSE);
 		gtk_window_set_resizable(GTK_WINDOW(self), FALSE);
 		break;
 	case PANEL_MODE_KIOSK:
 		gtk_widget_add_css_class(GTK_WIDGET(self), "kiosk");
 		gtk_window_set_decorated(GTK_WINDOW(self), FALSE);
+		/* Fullscreen is a request to a window manager, and a board's bare X server
+		 * has none: the size of the first monitor makes it full screen there too. */
+		monitor = g_list_model_get_item(
+			gdk_display_get_monitors(gtk_widget_get_display(GTK_WIDGET(self))), 0);
+		if (monitor) {
+			GdkRectangle area;
+			gdk_monitor_get_geometry(monitor, &area);
+			gtk_window_set_default_size(GTK_WINDOW(self), area.width, area.height);
+		}
 		gtk_window_fullscreen(GTK_WINDOW(self));
 		break;
 	}

@@ -79,7 +79,7 @@ field() {
 		last_block | grep " name=$2\$" | sed -n "s/^lamp .*\b$1=\([^ ]*\).*/\1/p"
 	fi
 }
-drawn() { [ "$(field "$1" "$3")" = "$2" ]; } # drawn KEY VALUE [LED]
+drawn() { [ "$(field "$1" ${3:+"$3"})" = "$2" ]; } # drawn KEY VALUE [LED]
 no_lamp() { ! last_block | grep -q " name=$1\$"; }
 all_lamps() { # all_lamps KEY VALUE: every lamp of the last frame has KEY=VALUE
 	last_block | grep -q '^lamp ' && ! last_block | grep '^lamp ' | grep -vq "\b$1=$2 "
