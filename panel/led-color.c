@@ -9,29 +9,29 @@ static const struct {
 	const char *name;
 	struct led_rgb rgb;
 } colors[_LED_COLOR_MAX] = {
-	/* Tuned to look like the LED on a dark background, not like the CSS colour names:
-	 * saturated where real parts are, and bright enough to glow. */
-	[LED_COLOR_WHITE] = { "white", { 0.96, 0.95, 0.90 } },
-	[LED_COLOR_RED] = { "red", { 1.00, 0.16, 0.12 } },
-	[LED_COLOR_GREEN] = { "green", { 0.20, 0.92, 0.36 } },
-	[LED_COLOR_BLUE] = { "blue", { 0.20, 0.50, 1.00 } },
-	[LED_COLOR_AMBER] = { "amber", { 1.00, 0.69, 0.00 } },
-	[LED_COLOR_VIOLET] = { "violet", { 0.61, 0.36, 1.00 } },
-	[LED_COLOR_YELLOW] = { "yellow", { 1.00, 0.91, 0.23 } },
-	/* Infrared is invisible: a deep, dim red-purple says "something, not for the eye". */
-	[LED_COLOR_IR] = { "ir", { 0.62, 0.16, 0.32 } },
-	/* Multicolour LEDs show their mixed colour once the API has it (issue 18); until
-	 * then a soft lavender white says "several colours". */
-	[LED_COLOR_MULTI] = { "multicolor", { 0.86, 0.82, 1.00 } },
-	[LED_COLOR_RGB] = { "rgb", { 0.86, 0.82, 1.00 } },
-	[LED_COLOR_PURPLE] = { "purple", { 0.72, 0.30, 1.00 } },
-	[LED_COLOR_ORANGE] = { "orange", { 1.00, 0.48, 0.10 } },
-	[LED_COLOR_PINK] = { "pink", { 1.00, 0.40, 0.70 } },
-	[LED_COLOR_CYAN] = { "cyan", { 0.16, 0.88, 0.94 } },
-	[LED_COLOR_LIME] = { "lime", { 0.65, 1.00, 0.18 } },
+    /* Tuned to look like the LED on a dark background, not like the CSS colour names:
+     * saturated where real parts are, and bright enough to glow. */
+    [LED_COLOR_WHITE] = {"white", {0.96, 0.95, 0.90}},
+    [LED_COLOR_RED] = {"red", {1.00, 0.16, 0.12}},
+    [LED_COLOR_GREEN] = {"green", {0.20, 0.92, 0.36}},
+    [LED_COLOR_BLUE] = {"blue", {0.20, 0.50, 1.00}},
+    [LED_COLOR_AMBER] = {"amber", {1.00, 0.69, 0.00}},
+    [LED_COLOR_VIOLET] = {"violet", {0.61, 0.36, 1.00}},
+    [LED_COLOR_YELLOW] = {"yellow", {1.00, 0.91, 0.23}},
+    /* Infrared is invisible: a deep, dim red-purple says "something, not for the eye". */
+    [LED_COLOR_IR] = {"ir", {0.62, 0.16, 0.32}},
+    /* Multicolour LEDs show their mixed colour once the API has it (issue 18); until
+     * then a soft lavender white says "several colours". */
+    [LED_COLOR_MULTI] = {"multicolor", {0.86, 0.82, 1.00}},
+    [LED_COLOR_RGB] = {"rgb", {0.86, 0.82, 1.00}},
+    [LED_COLOR_PURPLE] = {"purple", {0.72, 0.30, 1.00}},
+    [LED_COLOR_ORANGE] = {"orange", {1.00, 0.48, 0.10}},
+    [LED_COLOR_PINK] = {"pink", {1.00, 0.40, 0.70}},
+    [LED_COLOR_CYAN] = {"cyan", {0.16, 0.88, 0.94}},
+    [LED_COLOR_LIME] = {"lime", {0.65, 1.00, 0.18}},
 };
 
-static const struct led_rgb neutral = { 0.80, 0.82, 0.86 };
+static const struct led_rgb neutral = {0.80, 0.82, 0.86};
 
 enum led_color led_color_from_string(const char *s, size_t len)
 {

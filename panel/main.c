@@ -12,21 +12,18 @@ static struct {
 } arg;
 
 static const GOptionEntry options[] = {
-	{ "compact", 'c', 0, G_OPTION_ARG_NONE, &arg.compact, "One row of small lamps", NULL },
-	{ "kiosk", 'k', 0, G_OPTION_ARG_NONE, &arg.kiosk, "Fullscreen, no decorations", NULL },
-	{ "filter", 'f', 0, G_OPTION_ARG_STRING, &arg.filter, "Show only LEDs matching GLOB",
-	  "GLOB" },
-	{ "system", 0, 0, G_OPTION_ARG_NONE, &arg.system, "Talk to uledsd on the system bus (default)",
-	  NULL },
-	{ "session", 0, 0, G_OPTION_ARG_NONE, &arg.session, "Talk to uledsd on the session bus",
-	  NULL },
-	{ "address", 0, 0, G_OPTION_ARG_STRING, &arg.address, "Talk to uledsd on the bus at ADDRESS",
-	  "ADDRESS" },
-	{ "debug-geometry", 0, 0, G_OPTION_ARG_NONE, &arg.debug_geometry,
-	  "Print where each lamp is drawn after each frame that changed (for tests)", NULL },
-	{ "version", 0, 0, G_OPTION_ARG_NONE, &arg.version, "Print the version and exit", NULL },
-	{ NULL }
-};
+    {"compact", 'c', 0, G_OPTION_ARG_NONE, &arg.compact, "One row of small lamps", NULL},
+    {"kiosk", 'k', 0, G_OPTION_ARG_NONE, &arg.kiosk, "Fullscreen, no decorations", NULL},
+    {"filter", 'f', 0, G_OPTION_ARG_STRING, &arg.filter, "Show only LEDs matching GLOB", "GLOB"},
+    {"system", 0, 0, G_OPTION_ARG_NONE, &arg.system, "Talk to uledsd on the system bus (default)",
+     NULL},
+    {"session", 0, 0, G_OPTION_ARG_NONE, &arg.session, "Talk to uledsd on the session bus", NULL},
+    {"address", 0, 0, G_OPTION_ARG_STRING, &arg.address, "Talk to uledsd on the bus at ADDRESS",
+     "ADDRESS"},
+    {"debug-geometry", 0, 0, G_OPTION_ARG_NONE, &arg.debug_geometry,
+     "Print where each lamp is drawn after each frame that changed (for tests)", NULL},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &arg.version, "Print the version and exit", NULL},
+    {NULL}};
 
 static int handle_local_options(GApplication *app, GVariantDict *dict, gpointer user_data)
 {
@@ -35,12 +32,13 @@ static int handle_local_options(GApplication *app, GVariantDict *dict, gpointer 
 		return 0;
 	}
 	if (arg.compact && arg.kiosk) {
-		fprintf(stderr, "uledsd-panel: --compact and --kiosk exclude each other; pick one.\n");
+		fprintf(stderr,
+			"uledsd-panel: --compact and --kiosk exclude each other; pick one.\n");
 		return 2;
 	}
 	if (arg.session + arg.system + (arg.address != NULL) > 1) {
-		fprintf(stderr,
-			"uledsd-panel: --system, --session and --address exclude each other; pick one.\n");
+		fprintf(stderr, "uledsd-panel: --system, --session and --address exclude each "
+				"other; pick one.\n");
 		return 2;
 	}
 	return -1; /* go on */
@@ -66,9 +64,10 @@ static void activate(GApplication *app, gpointer user_data)
 					   : PANEL_MODE_WINDOW;
 	PanelWindow *window;
 
-	client = panel_client_new(arg.session ? G_BUS_TYPE_SESSION : G_BUS_TYPE_SYSTEM, arg.address);
-	window = panel_window_new(GTK_APPLICATION(app), client, mode, arg.filter,
-				  arg.debug_geometry);
+	client =
+	    panel_client_new(arg.session ? G_BUS_TYPE_SESSION : G_BUS_TYPE_SYSTEM, arg.address);
+	window =
+	    panel_window_new(GTK_APPLICATION(app), client, mode, arg.filter, arg.debug_geometry);
 	panel_client_start(client);
 	gtk_window_present(GTK_WINDOW(window));
 }
@@ -81,7 +80,7 @@ int main(int argc, char **argv)
 	app = gtk_application_new("io.uledsd.Panel", G_APPLICATION_NON_UNIQUE);
 	g_application_add_main_option_entries(G_APPLICATION(app), options);
 	g_application_set_option_context_summary(
-		G_APPLICATION(app), "Shows the LEDs of uledsd as lamps, and lets you switch them.");
+	    G_APPLICATION(app), "Shows the LEDs of uledsd as lamps, and lets you switch them.");
 	g_signal_connect(app, "handle-local-options", G_CALLBACK(handle_local_options), NULL);
 	g_signal_connect(app, "startup", G_CALLBACK(startup), NULL);
 	g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);

@@ -168,8 +168,8 @@ static void got_managed_objects(GObject *source, GAsyncResult *res, gpointer use
 	if (!reply) {
 		/* The owner left between NameOwnerChanged and our call: the vanish handler
 		 * has it. Anything else is worth saying. */
-		g_autofree char *msg = g_strdup_printf("Failed to list the LEDs of uledsd: %s",
-						       error->message);
+		g_autofree char *msg =
+		    g_strdup_printf("Failed to list the LEDs of uledsd: %s", error->message);
 		set_state(self, PANEL_CLIENT_OFFLINE, msg);
 		return;
 	}
@@ -217,11 +217,10 @@ static void refresh_led(PanelClient *self, const char *path)
 {
 	if (!self->owner)
 		return;
-	g_dbus_connection_call(self->connection, self->owner, path,
-			       "org.freedesktop.DBus.Properties", "GetAll",
-			       g_variant_new("(s)", LED_IFACE), G_VARIANT_TYPE("(a{sv})"),
-			       G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, self->cancellable,
-			       got_led_properties, call_data_new(self, path));
+	g_dbus_connection_call(
+	    self->connection, self->owner, path, "org.freedesktop.DBus.Properties", "GetAll",
+	    g_variant_new("(s)", LED_IFACE), G_VARIANT_TYPE("(a{sv})"), G_DBUS_CALL_FLAGS_NONE,
+	    CALL_TIMEOUT_MS, self->cancellable, got_led_properties, call_data_new(self, path));
 }
 
 static void got_version(GObject *source, GAsyncResult *res, gpointer user_data)
@@ -283,11 +282,10 @@ static void name_appeared(GDBusConnection *connection, const char *name, const c
 	g_free(self->owner);
 	self->owner = g_strdup(owner);
 	/* Calls go to the unique name: a reply can only describe this owner. */
-	g_dbus_connection_call(connection, owner, MANAGER_PATH,
-			       "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", NULL,
-			       G_VARIANT_TYPE("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NONE,
-			       CALL_TIMEOUT_MS, self->cancellable, got_managed_objects,
-			       call_data_new(self, NULL));
+	g_dbus_connection_call(
+	    connection, owner, MANAGER_PATH, "org.freedesktop.DBus.ObjectManager",
+	    "GetManagedObjects", NULL, G_VARIANT_TYPE("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NONE,
+	    CALL_TIMEOUT_MS, self->cancellable, got_managed_objects, call_data_new(self, NULL));
 	g_dbus_connection_call(connection, owner, MANAGER_PATH, "org.freedesktop.DBus.Properties",
 			       "Get", g_variant_new("(ss)", MANAGER_IFACE, "Version"),
 			       G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
@@ -327,7 +325,8 @@ static void on_interfaces_added(GDBusConnection *c, const char *sender, const ch
 	g_autoptr(GVariant) led_props = NULL;
 	const char *object;
 
-	if (!from_owner(self, sender) || !g_variant_is_of_type(params, G_VARIANT_TYPE("(oa{sa{sv}})")))
+	if (!from_owner(self, sender) ||
+	    !g_variant_is_of_type(params, G_VARIANT_TYPE("(oa{sa{sv}})")))
 		return;
 	g_variant_get(params, "(&o@a{sa{sv}})", &object, &ifaces);
 	led_props = g_variant_lookup_value(ifaces, LED_IFACE, NULL);
@@ -360,7 +359,8 @@ static void on_properties_changed(GDBusConnection *c, const char *sender, const 
 	const char *changed_iface;
 	PanelLed *led;
 
-	if (!from_owner(self, sender) || !g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
+	if (!from_owner(self, sender) ||
+	    !g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
 		return;
 	g_variant_get(params, "(&s@a{sv}^a&s)", &changed_iface, &changed, &invalidated);
 	led = g_hash_table_lookup(self->by_path, path);
@@ -418,9 +418,9 @@ static void bus_connected(GObject *source, GAsyncResult *res, gpointer user_data
 	if (!c) {
 		if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 			return;
-		g_autofree char *msg = g_strdup_printf(
-			"Cannot connect to the D-Bus bus (%s); retrying every %d s.",
-			error->message, BUS_RETRY_S);
+		g_autofree char *msg =
+		    g_strdup_printf("Cannot connect to the D-Bus bus (%s); retrying every %d s.",
+				    error->message, BUS_RETRY_S);
 		set_state(self, PANEL_CLIENT_NO_BUS, msg);
 		self->retry_source = g_timeout_add_seconds(BUS_RETRY_S, retry_connect, self);
 		return;
@@ -430,15 +430,15 @@ static void bus_connected(GObject *source, GAsyncResult *res, gpointer user_data
 	g_signal_connect(c, "closed", G_CALLBACK(bus_closed), self);
 
 	self->sub_added = g_dbus_connection_signal_subscribe(
-		c, BUS_NAME, "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", MANAGER_PATH,
-		NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added, self, NULL);
+	    c, BUS_NAME, "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", MANAGER_PATH,
+	    NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added, self, NULL);
 	self->sub_removed = g_dbus_connection_signal_subscribe(
-		c, BUS_NAME, "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved",
-		MANAGER_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_removed, self, NULL);
+	    c, BUS_NAME, "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved", MANAGER_PATH,
+	    NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_removed, self, NULL);
 	/* Any path (GDBus has no path_namespace), only the LED interface (arg0). */
 	self->sub_changed = g_dbus_connection_signal_subscribe(
-		c, BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", NULL,
-		LED_IFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_properties_changed, self, NULL);
+	    c, BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", NULL, LED_IFACE,
+	    G_DBUS_SIGNAL_FLAGS_NONE, on_properties_changed, self, NULL);
 	/* Subscriptions first, then the watch: no signal after GetManagedObjects is lost. */
 	self->watch_id = g_bus_watch_name_on_connection(c, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
 							name_appeared, name_vanished, self, NULL);
@@ -462,7 +462,7 @@ static void connect_bus(PanelClient *self)
 	 * when the bus restarts, and nobody else's exit-on-close applies. */
 	g_dbus_connection_new_for_address(address,
 					  G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-						  G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+					      G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
 					  NULL, self->cancellable, bus_connected, self);
 }
 

@@ -10,9 +10,9 @@ G_BEGIN_DECLS
 
 enum panel_client_state {
 	PANEL_CLIENT_CONNECTING, /* no answer yet */
-	PANEL_CLIENT_ONLINE,     /* uledsd owns io.uledsd1, its LEDs are listed */
-	PANEL_CLIENT_OFFLINE,    /* the bus is there, uledsd is not */
-	PANEL_CLIENT_NO_BUS,     /* the bus itself is gone or refused us: retried */
+	PANEL_CLIENT_ONLINE,	 /* uledsd owns io.uledsd1, its LEDs are listed */
+	PANEL_CLIENT_OFFLINE,	 /* the bus is there, uledsd is not */
+	PANEL_CLIENT_NO_BUS,	 /* the bus itself is gone or refused us: retried */
 };
 
 #define PANEL_TYPE_CLIENT (panel_client_get_type())

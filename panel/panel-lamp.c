@@ -18,12 +18,12 @@ struct _PanelLamp {
 G_DEFINE_FINAL_TYPE(PanelLamp, panel_lamp, GTK_TYPE_WIDGET)
 
 /* The panel's background, so an unlit lamp is a dark tint of its colour, not black. */
-static const struct led_rgb base = { 0.08, 0.09, 0.11 };
+static const struct led_rgb base = {0.08, 0.09, 0.11};
 
 static struct led_rgb mix(struct led_rgb a, struct led_rgb b, double t)
 {
-	return (struct led_rgb){ a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t,
-				 a.b + (b.b - a.b) * t };
+	return (struct led_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t,
+				a.b + (b.b - a.b) * t};
 }
 
 static void add_stop(cairo_pattern_t *p, double offset, struct led_rgb c, double alpha)
@@ -61,7 +61,7 @@ static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
 	cairo_pattern_t *p;
 
 	if (!self->online) /* unknown state: no colour claim at all */
-		lit = (struct led_rgb){ 0.45, 0.47, 0.50 };
+		lit = (struct led_rgb){0.45, 0.47, 0.50};
 	struct led_rgb off = mix(base, lit, 0.24);
 	struct led_rgb body = mix(off, lit, glow);
 
@@ -89,7 +89,7 @@ static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
 
 	/* Dome: lighter towards the upper left, darker at the rim. */
 	p = cairo_pattern_create_radial(cx - r * 0.25, cy - r * 0.3, r * 0.1, cx, cy, r);
-	add_stop(p, 0, mix(body, (struct led_rgb){ 1, 1, 1 }, 0.15 + 0.45 * glow), 1);
+	add_stop(p, 0, mix(body, (struct led_rgb){1, 1, 1}, 0.15 + 0.45 * glow), 1);
 	add_stop(p, 0.55, body, 1);
 	add_stop(p, 1, mix(body, base, 0.45 - 0.2 * glow), 1);
 	cairo_set_source(cr, p);
@@ -100,7 +100,7 @@ static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
 	/* Hot core of a lit lamp: near white at full brightness. */
 	if (glow > 0) {
 		p = cairo_pattern_create_radial(cx, cy, 0, cx, cy, r * 0.75);
-		add_stop(p, 0, mix(lit, (struct led_rgb){ 1, 1, 1 }, 0.55), 0.85 * glow);
+		add_stop(p, 0, mix(lit, (struct led_rgb){1, 1, 1}, 0.55), 0.85 * glow);
 		add_stop(p, 1, lit, 0);
 		cairo_set_source(cr, p);
 		cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);

@@ -98,13 +98,13 @@ static void panel_led_class_init(PanelLedClass *klass)
 	object_class->get_property = panel_led_get_property;
 	object_class->set_property = panel_led_set_property;
 
-	props[PROP_OBJECT_PATH] = g_param_spec_string(
-		"object-path", NULL, NULL, NULL,
-		G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+	props[PROP_OBJECT_PATH] = g_param_spec_string("object-path", NULL, NULL, NULL,
+						      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+							  G_PARAM_STATIC_STRINGS);
 	props[PROP_NAME] = g_param_spec_string("name", NULL, NULL, "", ro);
 	props[PROP_BRIGHTNESS] = g_param_spec_uint("brightness", NULL, NULL, 0, G_MAXUINT, 0, ro);
 	props[PROP_MAX_BRIGHTNESS] =
-		g_param_spec_uint("max-brightness", NULL, NULL, 0, G_MAXUINT, 0, ro);
+	    g_param_spec_uint("max-brightness", NULL, NULL, 0, G_MAXUINT, 0, ro);
 	props[PROP_TRIGGER] = g_param_spec_string("trigger", NULL, NULL, "none", ro);
 	props[PROP_BACKENDS_OK] = g_param_spec_boolean("backends-ok", NULL, NULL, TRUE, ro);
 	props[PROP_BACKENDS_TEXT] = g_param_spec_string("backends-text", NULL, NULL, "", ro);

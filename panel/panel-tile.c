@@ -7,7 +7,7 @@
 /* The D-Bus API has no list of the triggers the kernel offers (and the panel reads no
  * sysfs), so the menu offers the common ones; uledsd's answer tells when one is missing. */
 static const char *const common_triggers[] = {
-	"none", "default-on", "heartbeat", "timer", "oneshot", "pattern", "transient", NULL,
+    "none", "default-on", "heartbeat", "timer", "oneshot", "pattern", "transient", NULL,
 };
 
 struct _PanelTile {
@@ -99,8 +99,8 @@ static void update_state(PanelTile *self)
 	panel_lamp_set_warning(self->lamp, !panel_led_get_backends_ok(led));
 
 	gtk_label_set_text(self->name_label, self->mode == PANEL_MODE_COMPACT
-						     ? led_name_function(panel_led_get_name(led))
-						     : panel_led_get_name(led));
+						 ? led_name_function(panel_led_get_name(led))
+						 : panel_led_get_name(led));
 	gtk_menu_button_set_label(self->trigger_button, panel_led_get_trigger(led));
 
 	/* The slider follows uledsd; only the user's own moves become calls. */
@@ -210,7 +210,7 @@ static void panel_tile_init(PanelTile *self)
 	g_signal_connect(click, "released", G_CALLBACK(lamp_clicked), self);
 	gtk_widget_add_controller(GTK_WIDGET(self->lamp), GTK_EVENT_CONTROLLER(click));
 	self->value_changed_id =
-		g_signal_connect(self->adjustment, "value-changed", G_CALLBACK(scale_changed), self);
+	    g_signal_connect(self->adjustment, "value-changed", G_CALLBACK(scale_changed), self);
 	g_signal_connect(self->trigger_popover, "show", G_CALLBACK(trigger_menu_show), self);
 }
 
@@ -218,12 +218,10 @@ GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mo
 {
 	PanelTile *self = g_object_new(PANEL_TYPE_TILE, NULL);
 	static const int lamp_size[] = {
-		[PANEL_MODE_WINDOW] = 100, [PANEL_MODE_COMPACT] = 34, [PANEL_MODE_KIOSK] = 168
-	};
-	static const char *const mode_class[] = {
-		[PANEL_MODE_WINDOW] = "window", [PANEL_MODE_COMPACT] = "compact",
-		[PANEL_MODE_KIOSK] = "kiosk"
-	};
+	    [PANEL_MODE_WINDOW] = 100, [PANEL_MODE_COMPACT] = 34, [PANEL_MODE_KIOSK] = 168};
+	static const char *const mode_class[] = {[PANEL_MODE_WINDOW] = "window",
+						 [PANEL_MODE_COMPACT] = "compact",
+						 [PANEL_MODE_KIOSK] = "kiosk"};
 
 	self->client = g_object_ref(client);
 	self->led = g_object_ref(led);

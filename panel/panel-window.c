@@ -38,8 +38,8 @@ static gboolean match_led(gpointer item, gpointer user_data)
 {
 	PanelWindow *self = user_data;
 
-	return !self->pattern || g_pattern_spec_match_string(self->pattern,
-							     panel_led_get_name(PANEL_LED(item)));
+	return !self->pattern ||
+	       g_pattern_spec_match_string(self->pattern, panel_led_get_name(PANEL_LED(item)));
 }
 
 /* A text without glob characters matches anywhere in the name, as a search field should. */
@@ -77,8 +77,9 @@ static void update_view(PanelWindow *self)
 		gtk_stack_set_visible_child_name(self->stack, "empty");
 	} else if (all == 0) {
 		gtk_label_set_text(self->empty_title, "No LEDs");
-		gtk_label_set_text(self->empty_text, "uledsd manages no LEDs yet: add one to a file "
-						     "in /etc/uledsd.d and reload uledsd.");
+		gtk_label_set_text(self->empty_text,
+				   "uledsd manages no LEDs yet: add one to a file "
+				   "in /etc/uledsd.d and reload uledsd.");
 		gtk_stack_set_visible_child_name(self->stack, "empty");
 	} else {
 		g_autofree char *t = g_strdup_printf("No LED name matches “%s”.", self->glob);
@@ -98,8 +99,8 @@ static void update_view(PanelWindow *self)
 		const char *version = panel_client_get_version(self->client);
 		if (status)
 			s = g_strdup(panel_client_get_state(self->client) == PANEL_CLIENT_CONNECTING
-					     ? "connecting…"
-					     : "uledsd is not running");
+					 ? "connecting…"
+					 : "uledsd is not running");
 		else
 			s = g_strdup_printf("%u LED%s · uledsd %s", all, all == 1 ? "" : "s",
 					    version ? version : "");
@@ -169,20 +170,21 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 					       GTK_WIDGET(self), &r))
 			continue;
 		led = panel_tile_get_led(PANEL_TILE(tile));
-		g_string_append_printf(out, "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
-					    "online=%d ok=%d name=%s\n",
+		g_string_append_printf(out,
+				       "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
+				       "online=%d ok=%d name=%s\n",
 				       (int)(r.origin.x + tx), (int)(r.origin.y + ty),
 				       (int)r.size.width, (int)r.size.height,
-				       panel_led_get_brightness(led), panel_led_get_max_brightness(led),
-				       panel_led_get_online(led), panel_led_get_backends_ok(led),
-				       panel_led_get_name(led));
+				       panel_led_get_brightness(led),
+				       panel_led_get_max_brightness(led), panel_led_get_online(led),
+				       panel_led_get_backends_ok(led), panel_led_get_name(led));
 		n++;
 	}
-	g_autofree char *head = g_strdup_printf(
-		"geometry w=%d h=%d state=%s lamps=%u\n",
-		gtk_widget_get_width(GTK_WIDGET(self)) + (int)(2 * tx),
-		gtk_widget_get_height(GTK_WIDGET(self)) + (int)(2 * ty),
-		state_name(panel_client_get_state(self->client)), n);
+	g_autofree char *head =
+	    g_strdup_printf("geometry w=%d h=%d state=%s lamps=%u\n",
+			    gtk_widget_get_width(GTK_WIDGET(self)) + (int)(2 * tx),
+			    gtk_widget_get_height(GTK_WIDGET(self)) + (int)(2 * ty),
+			    state_name(panel_client_get_state(self->client)), n);
 	g_string_prepend(out, head);
 	if (g_strcmp0(out->str, self->last_geometry) == 0)
 		return;
@@ -311,10 +313,10 @@ PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum pan
 		break;
 	case PANEL_MODE_COMPACT:
 		gtk_widget_add_css_class(GTK_WIDGET(self), "compact");
-		gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(gtk_widget_get_ancestor(
-						       GTK_WIDGET(self->flowbox),
-						       GTK_TYPE_SCROLLED_WINDOW)),
-					       GTK_POLICY_NEVER, GTK_POLICY_NEVER);
+		gtk_scrolled_window_set_policy(
+		    GTK_SCROLLED_WINDOW(gtk_widget_get_ancestor(GTK_WIDGET(self->flowbox),
+								GTK_TYPE_SCROLLED_WINDOW)),
+		    GTK_POLICY_NEVER, GTK_POLICY_NEVER);
 		gtk_flow_box_set_column_spacing(self->flowbox, 4);
 		gtk_flow_box_set_homogeneous(self->flowbox, FALSE);
 		gtk_window_set_resizable(GTK_WINDOW(self), FALSE);
@@ -325,7 +327,7 @@ PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum pan
 		/* Fullscreen is a request to a window manager, and a board's bare X server
 		 * has none: the size of the first monitor makes it full screen there too. */
 		monitor = g_list_model_get_item(
-			gdk_display_get_monitors(gtk_widget_get_display(GTK_WIDGET(self))), 0);
+		    gdk_display_get_monitors(gtk_widget_get_display(GTK_WIDGET(self))), 0);
 		if (monitor) {
 			GdkRectangle area;
 			gdk_monitor_get_geometry(monitor, &area);

@@ -10,10 +10,9 @@
 int main(void)
 {
 	/* Every name of the kernel's led_colors[], as devicename:color:function. */
-	static const char *const kernel[] = { "white",  "red",        "green", "blue",   "amber",
-					      "violet", "yellow",     "ir",    "multicolor",
-					      "rgb",    "purple",     "orange", "pink", "cyan",
-					      "lime" };
+	static const char *const kernel[] = {"white",  "red",	 "green", "blue",	"amber",
+					     "violet", "yellow", "ir",	  "multicolor", "rgb",
+					     "purple", "orange", "pink",  "cyan",	"lime"};
 	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++) {
 		char name[64];
 
@@ -25,17 +24,17 @@ int main(void)
 
 	/* The forms seen in /sys/class/leds. */
 	COLOR("pi:green:act", "green");
-	COLOR("input3::capslock", "unknown");       /* no colour given */
+	COLOR("input3::capslock", "unknown"); /* no colour given */
 	COLOR("tpacpi::power", "unknown");
-	COLOR("green:heartbeat", "green");          /* color:function, older drivers */
-	COLOR("phy0:amber", "amber");               /* devicename:color */
+	COLOR("green:heartbeat", "green"); /* color:function, older drivers */
+	COLOR("phy0:amber", "amber");	   /* devicename:color */
 	COLOR("mmc0::", "unknown");
-	COLOR("led:red:disk:0", "red");             /* colons in the function */
-	COLOR("board:Red:power", "red");            /* any case */
-	COLOR("board:reddish:power", "unknown");    /* a prefix is not a colour */
+	COLOR("led:red:disk:0", "red");		 /* colons in the function */
+	COLOR("board:Red:power", "red");	 /* any case */
+	COLOR("board:reddish:power", "unknown"); /* a prefix is not a colour */
 	COLOR("board:re:power", "unknown");
-	COLOR("board:infrared:rx", "unknown");      /* the kernel name is "ir" */
-	COLOR("blue", "blue");                      /* a bare colour */
+	COLOR("board:infrared:rx", "unknown"); /* the kernel name is "ir" */
+	COLOR("blue", "blue");		       /* a bare colour */
 	COLOR("heartbeat", "unknown");
 	COLOR("", "unknown");
 	COLOR(":::", "unknown");
