@@ -181,10 +181,11 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		n++;
 	}
 	g_autofree char *head =
-	    g_strdup_printf("geometry w=%d h=%d state=%s lamps=%u\n",
+	    g_strdup_printf("geometry w=%d h=%d state=%s lamps=%u manage=%d\n",
 			    gtk_widget_get_width(GTK_WIDGET(self)) + (int)(2 * tx),
 			    gtk_widget_get_height(GTK_WIDGET(self)) + (int)(2 * ty),
-			    state_name(panel_client_get_state(self->client)), n);
+			    state_name(panel_client_get_state(self->client)), n,
+			    panel_client_get_can_manage(self->client));
 	g_string_prepend(out, head);
 	if (g_strcmp0(out->str, self->last_geometry) == 0)
 		return;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # uledsd-panel under Xvfb against a real uledsd and dbus-daemon: lamps follow sysfs (measured in
 # screenshots, by pixels), Reload adds and removes lamps, a daemon restart greys the view and it
-# comes back, a click as root changes sysfs, --compact is one row. One window-mode panel runs
-# through all of it (GTK's first frame costs 5-10 s under TCG), then one --compact panel.
+# comes back, a click as root changes sysfs and a plain user's does not, --compact is one row.
+# One window-mode panel runs through all of it (GTK's first frame costs 5-10 s under TCG), then
+# one --compact panel as a plain user.
 # usage: test-panel.sh PANEL_BINARY
 # Screenshots and the panel's output stay in $ULEDSD_BUILD_ROOT/test-panel/ (CI artefacts).
 . "$(dirname "$0")/lib.sh"
@@ -68,7 +69,7 @@ assert_true "Xvfb answers" wait_for 30 eval 'xdotool getdisplaygeometry >/dev/nu
 
 # --- the panel's own report of what it drew ---------------------------------------------------
 # --debug-geometry prints, after each frame that changed, a block:
-#   geometry w=W h=H state=STATE lamps=N / lamp x= y= w= h= brightness= max= online= ok= name= / end
+#   geometry w=W h=H state=STATE lamps=N manage=0|1 / lamp x= y= w= h= brightness= max= online= ok= name= / end
 geo=$out/geometry.log
 last_block() { awk '/^geometry /{b=""} {b=b $0 "\n"} /^end$/{l=b} END{printf "%s", l}' "$geo"; }
 # field KEY [LED]: KEY of the window line, or of LED's lamp line, in the last frame.
@@ -106,6 +107,7 @@ panel_pid=$BG_PID
 assert_true "the panel draws 6 lamps (first frame under TCG: 5-10 s)" \
 	wait_for 90 drawn lamps 6 || { cat "$out/panel-stderr.log"; exit 1; }
 assert_true "the panel is online" drawn state online
+assert_true "root may change LEDs: controls enabled (manage=1)" wait_for 10 drawn manage 1
 last_block | sed 's/^/# /'
 assert_true "a window exists" test -n "$(window_id)"
 assert_eq "panel::capslock panel:amber:disk panel:blue:wifi panel:green:status panel:red:power panel:white:gpio" \
@@ -180,10 +182,17 @@ assert_true "and it follows the new uledsd's signals" wait_for 10 drawn brightne
 shot 07-back
 kill "$panel_pid"
 
-# --- --compact: one row ------------------------------------------------------------------------
+# --- --compact, as a plain user: one row, controls disabled -------------------------------------
+# uledsd has no CanManage query yet: the panel assumes root only, so nobody gets no controls.
 geo=$out/geometry-compact.log
-bg_start "$panel" --compact --debug-geometry >"$geo" 2>"$out/panel-compact-stderr.log"
+chmod 755 "$out"
+bg_start setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp \
+	"$panel" --compact --debug-geometry >"$geo" 2>"$out/panel-compact-stderr.log"
 assert_true "--compact draws 6 lamps" wait_for 90 drawn lamps 6 || exit 1
+assert_true "a plain user's panel disables the controls (manage=0)" wait_for 10 drawn manage 0
+click_red
+_lib_sleep 2
+assert_eq 255 "$(cat "$L/$RED/brightness")" "a plain user's click changes nothing"
 last_block | sed 's/^/# /'
 one_row() {
 	last_block | awk '
