@@ -97,4 +97,46 @@ struct uleds_event_mode {
 
 #endif /* ULEDS_IOC_SET_EVENT_MODE */
 
+#ifndef ULEDS_IOC_SET_MULTICOLOR
+
+/*
+ * Channel colours: the kernel's LED_COLOR_ID_* numbers (dt-bindings/leds/
+ * common.h, the same in 6.1 and 6.12), which are not exported to user space.
+ * /sys/class/leds/NAME/multi_index shows them by these names.
+ */
+#define ULEDS_COLOR_WHITE	0
+#define ULEDS_COLOR_RED		1
+#define ULEDS_COLOR_GREEN	2
+#define ULEDS_COLOR_BLUE	3
+#define ULEDS_COLOR_AMBER	4
+#define ULEDS_COLOR_VIOLET	5
+#define ULEDS_COLOR_YELLOW	6
+#define ULEDS_COLOR_IR		7
+#define ULEDS_COLOR_MULTI	8
+#define ULEDS_COLOR_RGB		9
+#define ULEDS_COLOR_PURPLE	10
+#define ULEDS_COLOR_ORANGE	11
+#define ULEDS_COLOR_PINK	12
+#define ULEDS_COLOR_CYAN	13
+#define ULEDS_COLOR_LIME	14
+#define ULEDS_COLOR_MAX		15	/* first invalid */
+
+/* Argument of ULEDS_IOC_SET_MULTICOLOR. */
+struct uleds_multicolor {
+	__u32 n_channels;			/* 1 to ULEDS_MAX_CHANNELS */
+	__u32 color[ULEDS_MAX_CHANNELS];	/* ULEDS_COLOR_* per channel */
+};
+
+/*
+ * Before the setup: the LED registers as a multicolour LED (multi_index,
+ * multi_intensity in sysfs) with these channels, each at max_brightness at
+ * first. Returns 0. EINVAL: channel count or colour out of range; EBUSY:
+ * after the setup; EOPNOTSUPP: the kernel has no led-class-multicolor.
+ * Channel intensities come in struct uleds_event.intensity[] (event mode)
+ * or after the brightness (latest-value mode, see kmod/README).
+ */
+#define ULEDS_IOC_SET_MULTICOLOR	_IOW(ULEDS_IOC_MAGIC, 4, struct uleds_multicolor)
+
+#endif /* ULEDS_IOC_SET_MULTICOLOR */
+
 #endif /* _ULEDS_EXT_H */

@@ -11,6 +11,7 @@
  */
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/led-class-multicolor.h>
 #include <linux/timekeeping.h>
 #include <linux/leds.h>
 #include <linux/miscdevice.h>
@@ -40,7 +41,11 @@
 #define ULEDS_NAME "uleds"
 
 struct uleds_device {
-	struct led_classdev cdev;
+	/* mc.led_cdev is the LED; mc.num_colors > 0 makes it multicolour */
+	struct led_classdev_mc mc;
+	struct mc_subled subled[ULEDS_MAX_CHANNELS];
+	/* the reference to led-class-multicolor taken for a multicolour LED */
+	typeof(&led_classdev_multicolor_register_ext) mc_register;
 	char name[LED_MAX_NAME_SIZE];
 	/* default trigger; cdev.default_trigger points here when set */
 	char trigger[LED_MAX_NAME_SIZE];
@@ -56,6 +61,8 @@ struct uleds_device {
 	bool registered;
 	bool changed;
 	int brightness;
+	/* latest-value mode: the channel intensities last reported */
+	u32 intensity[ULEDS_MAX_CHANNELS];
 	/* event mode when ring is set: count records from ring[tail] on */
 	struct uleds_event *ring;
 	u32 ring_size, tail, count;
@@ -111,7 +118,23 @@ static void uleds_unclaim(struct uleds_device *udev)
 
 static struct uleds_device *to_uleds(struct led_classdev *cdev)
 {
-	return container_of(cdev, struct uleds_device, cdev);
+	return container_of(cdev, struct uleds_device, mc.led_cdev);
+}
+
+/*
+ * The channel intensities of a multicolour LED, each clamped to
+ * max_brightness: the class parses multi_intensity with %i and stores any
+ * int. Returns the number of channels (0 for a plain LED).
+ */
+static u16 uleds_intensities(struct uleds_device *udev,
+			     u32 out[ULEDS_MAX_CHANNELS])
+{
+	u32 max = udev->mc.led_cdev.max_brightness;
+	u16 i, n = udev->mc.num_colors;
+
+	for (i = 0; i < n; i++)
+		out[i] = min_t(u32, READ_ONCE(udev->subled[i].intensity), max);
+	return n;
 }
 
 /*
@@ -146,6 +169,7 @@ static void uleds_push(struct uleds_device *udev, u16 type, int brightness,
 	ev->brightness = brightness;
 	ev->delay_on_ms = min_t(unsigned long, delay_on, U32_MAX);
 	ev->delay_off_ms = min_t(unsigned long, delay_off, U32_MAX);
+	ev->n_channels = uleds_intensities(udev, ev->intensity);
 	udev->pending_lost = 0;
 	udev->count++;
 }
@@ -161,24 +185,33 @@ static void uleds_wake(struct uleds_device *udev)
 
 /*
  * Latest-value mode keeps the newest brightness and reports a change only
- * when it differs. Event mode records every call, an equal value too: a
- * trigger that sets the same brightness twice did call twice.
+ * when it differs. A write of multi_intensity calls us again with the same
+ * brightness: there a change of any channel is a change. Event mode records
+ * every call, an equal value too: a trigger that sets the same brightness
+ * twice did call twice.
  */
 static void uleds_brightness_set(struct led_classdev *cdev,
 				 enum led_brightness value)
 {
 	struct uleds_device *udev = to_uleds(cdev);
+	u32 intensity[ULEDS_MAX_CHANNELS];
 	unsigned long flags;
 	bool wake = true;
+	u16 n;
 
 	spin_lock_irqsave(&udev->value_lock, flags);
 	if (udev->ring) {
 		uleds_push(udev, ULEDS_EVENT_BRIGHTNESS, value, 0, 0);
-	} else if (udev->brightness != value) {
-		udev->brightness = value;
-		udev->changed = true;
 	} else {
-		wake = false;
+		n = uleds_intensities(udev, intensity);
+		if (udev->brightness != value ||
+		    memcmp(udev->intensity, intensity, n * sizeof(u32))) {
+			udev->brightness = value;
+			memcpy(udev->intensity, intensity, n * sizeof(u32));
+			udev->changed = true;
+		} else {
+			wake = false;
+		}
 	}
 	spin_unlock_irqrestore(&udev->value_lock, flags);
 
@@ -259,7 +292,7 @@ static bool uleds_trigger_name_valid(const char *name)
  */
 static void uleds_remove(struct uleds_device *udev)
 {
-	struct led_classdev *cdev = &udev->cdev;
+	struct led_classdev *cdev = &udev->mc.led_cdev;
 
 	mutex_lock(&cdev->led_access);
 #ifdef CONFIG_LEDS_TRIGGERS
@@ -274,6 +307,16 @@ static void uleds_remove(struct uleds_device *udev)
 	mutex_unlock(&cdev->led_access);
 
 	led_classdev_unregister(cdev);
+}
+
+static int uleds_classdev_register(struct uleds_device *udev)
+{
+	struct device *parent = uleds_misc.this_device;
+
+	/* mc_register is set whenever num_colors is (uleds_set_multicolor()) */
+	if (udev->mc.num_colors)
+		return udev->mc_register(parent, &udev->mc, NULL);
+	return led_classdev_register(parent, &udev->mc.led_cdev);
 }
 
 #ifdef ULEDS_CHECK_NAMES
@@ -324,16 +367,16 @@ static int uleds_core_register(struct uleds_device *udev)
 	if (uleds_name_taken(udev->name))
 		return -EEXIST;
 
-	ret = led_classdev_register(uleds_misc.this_device, &udev->cdev);
+	ret = uleds_classdev_register(udev);
 	if (ret)
 		return ret;
-	WRITE_ONCE(uleds_leds_class, udev->cdev.dev->class);
+	WRITE_ONCE(uleds_leds_class, udev->mc.led_cdev.dev->class);
 
 	/*
 	 * Lost a race with a driver outside uleds, or missed a composed
 	 * name: the core renamed our LED. Take it back at once.
 	 */
-	if (strcmp(dev_name(udev->cdev.dev), udev->name)) {
+	if (strcmp(dev_name(udev->mc.led_cdev.dev), udev->name)) {
 		uleds_remove(udev);
 		return -EEXIST;
 	}
@@ -342,8 +385,8 @@ static int uleds_core_register(struct uleds_device *udev)
 #else
 static int uleds_core_register(struct uleds_device *udev)
 {
-	udev->cdev.flags |= LED_REJECT_NAME_CONFLICT;
-	return led_classdev_register(uleds_misc.this_device, &udev->cdev);
+	udev->mc.led_cdev.flags |= LED_REJECT_NAME_CONFLICT;
+	return uleds_classdev_register(udev);
 }
 #endif
 
@@ -380,7 +423,7 @@ static void uleds_unregister(struct uleds_device *udev)
 static void uleds_note_missing_trigger(struct uleds_device *udev)
 {
 #ifdef CONFIG_LEDS_TRIGGERS
-	struct led_classdev *cdev = &udev->cdev;
+	struct led_classdev *cdev = &udev->mc.led_cdev;
 
 	down_read(&cdev->trigger_lock);
 	if (cdev->default_trigger && !cdev->trigger) {
@@ -397,6 +440,7 @@ static void uleds_note_missing_trigger(struct uleds_device *udev)
 static int uleds_setup(struct uleds_device *udev,
 		       const struct uleds_user_dev *user_dev)
 {
+	unsigned int i;
 	int ret;
 
 	ret = mutex_lock_interruptible(&udev->lock);
@@ -413,15 +457,20 @@ static int uleds_setup(struct uleds_device *udev,
 	}
 
 	/* A failed attempt may leave core state behind: start clean. */
-	memset(&udev->cdev, 0, sizeof(udev->cdev));
+	memset(&udev->mc.led_cdev, 0, sizeof(udev->mc.led_cdev));
 	strscpy(udev->name, user_dev->name, sizeof(udev->name));
-	udev->cdev.name = udev->name;
-	udev->cdev.max_brightness = user_dev->max_brightness;
-	udev->cdev.brightness_set = uleds_brightness_set;
+	udev->mc.led_cdev.name = udev->name;
+	udev->mc.led_cdev.max_brightness = user_dev->max_brightness;
+	udev->mc.led_cdev.brightness_set = uleds_brightness_set;
+	/* A new multicolour LED starts white: every channel at full. */
+	for (i = 0; i < udev->mc.num_colors; i++) {
+		udev->subled[i].intensity = user_dev->max_brightness;
+		udev->intensity[i] = user_dev->max_brightness;
+	}
 	if (udev->blink_offload)
-		udev->cdev.blink_set = uleds_blink_set;
+		udev->mc.led_cdev.blink_set = uleds_blink_set;
 	if (udev->trigger[0])
-		udev->cdev.default_trigger = udev->trigger;
+		udev->mc.led_cdev.default_trigger = udev->trigger;
 
 	ret = uleds_register(udev);
 	if (ret)
@@ -450,7 +499,7 @@ out:
 static bool uleds_trigger_recently_missing(struct uleds_device *udev,
 					   const char *name)
 {
-	return !udev->cdev.trigger && udev->missing[0] &&
+	return !udev->mc.led_cdev.trigger && udev->missing[0] &&
 	       !strcmp(udev->missing, name) &&
 	       time_before(jiffies, udev->missing_at + 5 * HZ);
 }
@@ -466,7 +515,7 @@ static bool uleds_trigger_recently_missing(struct uleds_device *udev,
  */
 static void uleds_replace_trigger(struct uleds_device *udev, const char *name)
 {
-	struct led_classdev *cdev = &udev->cdev;
+	struct led_classdev *cdev = &udev->mc.led_cdev;
 	bool lookup;
 
 	lockdep_assert_held(&cdev->led_access);
@@ -514,12 +563,61 @@ static int uleds_set_trigger(struct uleds_device *udev,
 	}
 
 #ifdef CONFIG_LEDS_TRIGGERS
-	ret = mutex_lock_interruptible(&udev->cdev.led_access);
+	ret = mutex_lock_interruptible(&udev->mc.led_cdev.led_access);
 	if (ret)
 		goto out;
 	uleds_replace_trigger(udev, none ? NULL : trig->name);
-	mutex_unlock(&udev->cdev.led_access);
+	mutex_unlock(&udev->mc.led_cdev.led_access);
 #endif
+out:
+	mutex_unlock(&udev->lock);
+	return ret;
+}
+
+/*
+ * Makes the LED multicolour, before the setup. led-class-multicolor is a
+ * module in Debian's kernels; symbol_request() loads it on first use and
+ * holds it until the fd is released, so a plain LED never needs it and
+ * nothing in the harness or at boot has to load it first.
+ */
+static int uleds_set_multicolor(struct uleds_device *udev,
+				const struct uleds_multicolor *m)
+{
+	unsigned int i;
+	int ret;
+
+	BUILD_BUG_ON(ULEDS_COLOR_MAX != LED_COLOR_ID_MAX);
+	if (!m->n_channels || m->n_channels > ULEDS_MAX_CHANNELS)
+		return -EINVAL;
+	for (i = 0; i < m->n_channels; i++)
+		if (m->color[i] >= ULEDS_COLOR_MAX)
+			return -EINVAL;
+	if (!IS_ENABLED(CONFIG_LEDS_CLASS_MULTICOLOR))
+		return -EOPNOTSUPP;
+
+	ret = mutex_lock_interruptible(&udev->lock);
+	if (ret)
+		return ret;
+	if (udev->registered) {
+		ret = -EBUSY;
+		goto out;
+	}
+#if IS_ENABLED(CONFIG_LEDS_CLASS_MULTICOLOR)
+	if (!udev->mc_register)
+		udev->mc_register =
+			symbol_request(led_classdev_multicolor_register_ext);
+#endif
+	if (!udev->mc_register) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	memset(udev->subled, 0, sizeof(udev->subled));
+	for (i = 0; i < m->n_channels; i++) {
+		udev->subled[i].color_index = m->color[i];
+		udev->subled[i].channel = i;
+	}
+	udev->mc.subled_info = udev->subled;
+	udev->mc.num_colors = m->n_channels;
 out:
 	mutex_unlock(&udev->lock);
 	return ret;
@@ -549,6 +647,10 @@ static int uleds_release(struct inode *inode, struct file *file)
 
 	if (udev->registered)
 		uleds_unregister(udev);
+#if IS_ENABLED(CONFIG_LEDS_CLASS_MULTICOLOR)
+	if (udev->mc_register)
+		symbol_put(led_classdev_multicolor_register_ext);
+#endif
 	mutex_destroy(&udev->lock);
 	kvfree(udev->ring);
 	kfree(udev);
@@ -574,30 +676,41 @@ static ssize_t uleds_write(struct file *file, const char __user *buf,
 	return count;
 }
 
-/* Latest-value mode: the brightness as an int, when it changed. */
+/*
+ * Latest-value mode: the brightness as an int, when it changed. For a
+ * multicolour LED, a buffer with room for them also gets the channel
+ * intensities as ints after it (see README); an int-sized buffer gets the
+ * brightness alone, as mainline.
+ */
 static ssize_t uleds_read_value(struct uleds_device *udev, char __user *buf,
 				size_t count)
 {
-	int value;
+	int value[1 + ULEDS_MAX_CHANNELS];
+	size_t size = sizeof(int);
 	ssize_t ret;
+	u16 i;
 
 	/* Mainline returns 0 here, which reads as end of file. */
-	if (count < sizeof(value))
+	if (count < sizeof(int))
 		return -EINVAL;
+	if (count >= (1 + udev->mc.num_colors) * sizeof(int))
+		size = (1 + udev->mc.num_colors) * sizeof(int);
 
 	spin_lock_irq(&udev->value_lock);
 	if (!udev->registered) {
 		ret = -ENODEV;
 	} else if (udev->changed) {
-		value = udev->brightness;
+		value[0] = udev->brightness;
+		for (i = 0; i < udev->mc.num_colors; i++)
+			value[1 + i] = udev->intensity[i];
 		udev->changed = false;
-		ret = sizeof(value);
+		ret = size;
 	} else {
 		ret = 0;
 	}
 	spin_unlock_irq(&udev->value_lock);
 
-	if (ret > 0 && copy_to_user(buf, &value, sizeof(value)))
+	if (ret > 0 && copy_to_user(buf, value, size))
 		return -EFAULT;
 	return ret;
 }
@@ -734,6 +847,7 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 	struct uleds_user_dev user_dev;
 	struct uleds_event_mode mode;
+	struct uleds_multicolor mc;
 	struct uleds_trigger trig;
 
 	switch (cmd) {
@@ -749,6 +863,10 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (copy_from_user(&mode, uarg, sizeof(mode)))
 			return -EFAULT;
 		return uleds_set_event_mode(udev, &mode);
+	case ULEDS_IOC_SET_MULTICOLOR:
+		if (copy_from_user(&mc, uarg, sizeof(mc)))
+			return -EFAULT;
+		return uleds_set_multicolor(udev, &mc);
 	default:
 		return -ENOTTY;
 	}

@@ -21,6 +21,13 @@ export ULEDSD_VM=1 ULEDSD_KVER=$KVER ULEDSD_KMOD_DIR=$KMOD_DIR
 # shellcheck source=/dev/null
 . "$run/env"
 
+# PID 1 in plain and shell mode (initramfs-init's switch_root): power off, never exit.
+power_off() {
+	sync
+	/bin/busybox poweroff -f
+	sleep 10
+}
+
 run_test() {
 	local rc
 	# shellcheck source=/dev/null
@@ -38,6 +45,7 @@ run_test() {
 case $mode in
 plain)
 	run_test
+	power_off
 	;;
 systemd-run)
 	run_test
@@ -49,6 +57,7 @@ shell)
 	echo "uledsd-vm: a shell in the guest ($KVER), modules from $KMOD_DIR loaded."
 	echo "uledsd-vm: 'exit' or Ctrl-D powers off; Ctrl-A x kills qemu."
 	TERM=${TERM_NAME:-vt100} setsid -c bash -l </dev/ttyS0 >/dev/ttyS0 2>&1
+	power_off
 	;;
 *)
 	echo "guest-init.sh: unknown mode $mode" >&2

@@ -67,7 +67,7 @@ static double now(void)
 
 static void sleep_ms(int ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
 
 	nanosleep(&ts, NULL);
 }
@@ -80,7 +80,8 @@ static const char *err_name(int r)
 		snprintf(buf, sizeof(buf), "success (%d)", r);
 		return buf;
 	}
-	snprintf(buf, sizeof(buf), "%s", strerrorname_np(-r) ? strerrorname_np(-r) : "unknown errno");
+	snprintf(buf, sizeof(buf), "%s",
+		 strerrorname_np(-r) ? strerrorname_np(-r) : "unknown errno");
 	return buf;
 }
 
@@ -103,7 +104,7 @@ static int open_dev(int flags)
 /* Registers through write(); returns the byte count or -errno. */
 static int setup_write(int fd, const char *name, int max_brightness)
 {
-	struct uleds_user_dev u = { .max_brightness = max_brightness };
+	struct uleds_user_dev u = {.max_brightness = max_brightness};
 	ssize_t n;
 
 	copy_name(u.name, name);
@@ -113,7 +114,7 @@ static int setup_write(int fd, const char *name, int max_brightness)
 
 static int ioctl_setup(int fd, const char *name, int max_brightness)
 {
-	struct uleds_user_dev u = { .max_brightness = max_brightness };
+	struct uleds_user_dev u = {.max_brightness = max_brightness};
 
 	copy_name(u.name, name);
 	return ioctl(fd, ULEDS_IOC_DEV_SETUP, &u) < 0 ? -errno : 0;
@@ -121,7 +122,7 @@ static int ioctl_setup(int fd, const char *name, int max_brightness)
 
 static int ioctl_trigger(int fd, const char *name)
 {
-	struct uleds_trigger t = { { 0 } };
+	struct uleds_trigger t = {{0}};
 
 	copy_name(t.name, name);
 	return ioctl(fd, ULEDS_IOC_SET_DEFAULT_TRIGGER, &t) < 0 ? -errno : 0;
@@ -230,7 +231,7 @@ static void *reader_main(void *arg)
 
 static void reader_start(struct reader *rd, int fd)
 {
-	*rd = (struct reader){ .fd = fd };
+	*rd = (struct reader){.fd = fd};
 	pthread_create(&rd->thread, NULL, reader_main, rd);
 }
 
@@ -271,8 +272,8 @@ static void test_open_and_bad_setup(void)
 	fd = open_dev(0);
 	if (!check(fd >= 0, "open the device", "open(%s): %s", device, err_name(fd)))
 		exit(1);
-	check(count_leds("") == before, "open creates no LED", "%d LEDs before, %d after",
-	      before, count_leds(""));
+	check(count_leds("") == before, "open creates no LED", "%d LEDs before, %d after", before,
+	      count_leds(""));
 
 	n = read(fd, &value, sizeof(value));
 	check(n < 0 && errno == ENODEV, "read before setup fails with ENODEV", "read gave %s",
@@ -296,8 +297,8 @@ static void test_open_and_bad_setup(void)
 
 static void test_names(void)
 {
-	static const char *const bad[] = { "", ".", "..", "a/b", "/", "abi/" };
-	struct uleds_user_dev u = { .max_brightness = 1 };
+	static const char *const bad[] = {"", ".", "..", "a/b", "/", "abi/"};
+	struct uleds_user_dev u = {.max_brightness = 1};
 	char name[LED_MAX_NAME_SIZE], what[128];
 	int fd, r;
 	size_t i;
@@ -323,8 +324,7 @@ static void test_names(void)
 	memset(name, 'm', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
 	fd = new_led(name, 1, 0);
-	check(fd >= 0 && led_exists(name), "a 63-character name registers", "got %s",
-	      err_name(fd));
+	check(fd >= 0 && led_exists(name), "a 63-character name registers", "got %s", err_name(fd));
 	if (fd >= 0)
 		close(fd);
 
@@ -351,8 +351,7 @@ static void test_setup_and_ebusy(void)
 	      "sysfs says \"%s\" (%s)", r ? "" : buf, err_name(r));
 
 	r = setup_write(fd, "abi-busy2", 1);
-	check(r == -EBUSY, "a second write on the same fd fails with EBUSY", "got %s",
-	      err_name(r));
+	check(r == -EBUSY, "a second write on the same fd fails with EBUSY", "got %s", err_name(r));
 	r = ioctl_setup(fd, "abi-busy3", 1);
 	check(r == -EBUSY, "ULEDS_IOC_DEV_SETUP after setup fails with EBUSY", "got %s",
 	      err_name(r));
@@ -374,10 +373,9 @@ static void test_name_clash(void)
 	check(a >= 0, "register abi-clash", "got %s", err_name(a));
 	b = open_dev(0);
 	r = setup_write(b, "abi-clash", 1);
-	check(r == -EEXIST, "the same name on another fd fails with EEXIST", "got %s",
-	      err_name(r));
-	check(!led_exists("abi-clash_1") && count_leds("abi-clash") == 1,
-	      "no abi-clash_1 appears", "%d abi-clash* LEDs exist", count_leds("abi-clash"));
+	check(r == -EEXIST, "the same name on another fd fails with EEXIST", "got %s", err_name(r));
+	check(!led_exists("abi-clash_1") && count_leds("abi-clash") == 1, "no abi-clash_1 appears",
+	      "%d abi-clash* LEDs exist", count_leds("abi-clash"));
 	r = setup_write(b, "abi-clash-other", 1);
 	check(r == (int)sizeof(struct uleds_user_dev),
 	      "the fd refused with EEXIST registers another name", "got %s", err_name(r));
@@ -418,7 +416,7 @@ static void test_name_race(void)
 	pthread_barrier_init(&barrier, NULL, RACERS);
 	for (round = 0; round < ROUNDS; round++) {
 		for (i = 0; i < RACERS; i++) {
-			racers[i] = (struct racer){ .barrier = &barrier, .fd = open_dev(0) };
+			racers[i] = (struct racer){.barrier = &barrier, .fd = open_dev(0)};
 			pthread_create(&threads[i], NULL, racer_main, &racers[i]);
 		}
 		wins = clashes = 0;
@@ -448,7 +446,7 @@ static void test_name_race(void)
 
 static void test_reads(void)
 {
-	struct epoll_event ev = { .events = EPOLLIN }, out;
+	struct epoll_event ev = {.events = EPOLLIN}, out;
 	struct pollfd pfd;
 	struct reader rd;
 	char small[2];
@@ -459,7 +457,7 @@ static void test_reads(void)
 	if (!check(fd >= 0, "register abi-read", "got %s", err_name(fd)))
 		return;
 
-	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	pfd = (struct pollfd){.fd = fd, .events = POLLIN};
 	r = poll(&pfd, 1, 0);
 	check(r == 1 && (pfd.revents & POLLIN), "poll reports the initial value at once",
 	      "poll returned %d, revents %#x", r, pfd.revents);
@@ -470,12 +468,12 @@ static void test_reads(void)
 	check(r == -EAGAIN, "a second read with O_NONBLOCK fails with EAGAIN", "got %s",
 	      err_name(r));
 	r = read(fd, small, sizeof(small)) < 0 ? -errno : 0;
-	check(r == -EINVAL, "a read into fewer than sizeof(int) bytes fails with EINVAL",
-	      "got %s", err_name(r));
+	check(r == -EINVAL, "a read into fewer than sizeof(int) bytes fails with EINVAL", "got %s",
+	      err_name(r));
 
 	r = poll(&pfd, 1, 0);
-	check(r == 0, "poll reports nothing without a change", "poll returned %d, revents %#x",
-	      r, pfd.revents);
+	check(r == 0, "poll reports nothing without a change", "poll returned %d, revents %#x", r,
+	      pfd.revents);
 	sysfs_write("abi-read", "brightness", "5");
 	r = poll(&pfd, 1, 2000);
 	check(r == 1 && (pfd.revents & POLLIN), "poll wakes up on a sysfs brightness write",
@@ -507,13 +505,13 @@ static void test_reads(void)
 	sysfs_write("abi-block", "brightness", "7");
 	reader_join(&rd, 2000);
 	check(rd.done && rd.ret == sizeof(int) && rd.value == 7,
-	      "the blocked read returns 7 after the sysfs write",
-	      "done %d, read gave %s, value %d", rd.done, err_name(rd.ret), rd.value);
+	      "the blocked read returns 7 after the sysfs write", "done %d, read gave %s, value %d",
+	      rd.done, err_name(rd.ret), rd.value);
 	printf("# blocked read woke after %.1f ms\n", (now() - t) * 1000);
 
 	/* Writing the same value again is no change: nothing to read. */
 	sysfs_write("abi-block", "brightness", "7");
-	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	pfd = (struct pollfd){.fd = fd, .events = POLLIN};
 	r = poll(&pfd, 1, 100);
 	check(r == 0, "rewriting the same brightness wakes nobody", "poll returned %d", r);
 	close(fd);
@@ -554,7 +552,7 @@ static void test_close_while_reading(void)
 
 static void test_many(void)
 {
-	struct rlimit rl = { MANY_LEDS + 64, MANY_LEDS + 64 };
+	struct rlimit rl = {MANY_LEDS + 64, MANY_LEDS + 64};
 	static int fds[MANY_LEDS];
 	char name[32];
 	int i, failed = 0, first_err = 0, n, value;
@@ -594,7 +592,7 @@ static void test_many(void)
 /* Reads until COUNT changes arrived or MS passed; returns the changes seen. */
 static int read_changes(int fd, int count, int ms, int *zeros, int *nonzeros)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
 	double end = now() + ms / 1000.0;
 	int seen = 0, value;
 
@@ -658,8 +656,8 @@ static void test_timer_trigger(void)
 
 static void test_ioctls(void)
 {
-	static const char *const bad[] = { "", "default" };
-	static const char *const shown[] = { "", "default" };
+	static const char *const bad[] = {"", "default"};
+	static const char *const shown[] = {"", "default"};
 	char what[128], buf[64];
 	int fd, r, value, zeros, nonzeros, n;
 	size_t i;
@@ -683,8 +681,7 @@ static void test_ioctls(void)
 	check(r == -EINVAL, "ULEDS_IOC_DEV_SETUP validates names like write()", "got %s",
 	      err_name(r));
 	r = ioctl_setup(fd, "abi-ioctl0", 0);
-	check(r == -EINVAL, "ULEDS_IOC_DEV_SETUP refuses max_brightness 0", "got %s",
-	      err_name(r));
+	check(r == -EINVAL, "ULEDS_IOC_DEV_SETUP refuses max_brightness 0", "got %s", err_name(r));
 
 	r = ioctl(fd, _IO('l', 3)) < 0 ? -errno : 0;
 	check(r == -ENOTTY, "an unknown ioctl fails with ENOTTY", "got %s", err_name(r));
@@ -780,13 +777,15 @@ static int module_refcnt(void)
 	return n;
 }
 
-
 /* Real trigger names contain ':' and '.': every name the LED core can register is accepted. */
 static void test_trigger_names(void)
 {
-	static const char *const good[] = { "hid-00:11:22:33:44:55-battery-charging",
-					    "BAT0-charging-or-full", "mmc0", "a.b:c", "ti mer",
-					    "tïmer" };
+	static const char *const good[] = {"hid-00:11:22:33:44:55-battery-charging",
+					   "BAT0-charging-or-full",
+					   "mmc0",
+					   "a.b:c",
+					   "ti mer",
+					   "tïmer"};
 	char what[160], long_name[LED_MAX_NAME_SIZE];
 	size_t i;
 	int fd, r;
@@ -892,7 +891,8 @@ static void test_missing_trigger_modprobe(void)
 	int fd, i, r, fails = 0;
 
 	if (!log) {
-		check(false, "modprobe log for the missing-trigger check", "ULEDS_ABI_MODPROBE_LOG "
+		check(false, "modprobe log for the missing-trigger check",
+		      "ULEDS_ABI_MODPROBE_LOG "
 		      "is not set: run uleds-abi through test-uleds-abi.sh");
 		return;
 	}
@@ -916,7 +916,7 @@ static void test_missing_trigger_modprobe(void)
 
 static int event_mode(int fd, unsigned int ring_size, unsigned int flags)
 {
-	struct uleds_event_mode m = { .ring_size = ring_size, .flags = flags };
+	struct uleds_event_mode m = {.ring_size = ring_size, .flags = flags};
 	int r = ioctl(fd, ULEDS_IOC_SET_EVENT_MODE, &m);
 
 	return r < 0 ? -errno : r;
@@ -975,16 +975,16 @@ static void test_event_mode_basics(void)
 	r = event_mode(fd, 16, 0x80);
 	check(r == -EINVAL, "unknown event-mode flags fail with EINVAL", "got %s", err_name(r));
 	r = event_mode(fd, 0, 0);
-	check(r == (int)sizeof(struct uleds_event), "event mode returns the record size",
-	      "got %s", err_name(r));
+	check(r == (int)sizeof(struct uleds_event), "event mode returns the record size", "got %s",
+	      err_name(r));
 	r = read(fd, ev, sizeof(ev)) < 0 ? -errno : 0;
 	check(r == -ENODEV, "an event-mode read before setup fails with ENODEV", "got %s",
 	      err_name(r));
 	r = ioctl_setup(fd, "abi-ev-basic", 255);
 	check(r == 0, "register abi-ev-basic in event mode", "got %s", err_name(r));
 	r = read(fd, ev, sizeof(ev)) < 0 ? -errno : 0;
-	check(r == -EAGAIN, "an event-mode LED has no record before the first change",
-	      "got %s", err_name(r));
+	check(r == -EAGAIN, "an event-mode LED has no record before the first change", "got %s",
+	      err_name(r));
 	sysfs_write("abi-ev-basic", "brightness", "7");
 	sysfs_write("abi-ev-basic", "brightness", "7");
 	r = read(fd, small, sizeof(small)) < 0 ? -errno : 0;
@@ -992,7 +992,7 @@ static void test_event_mode_basics(void)
 	      err_name(r));
 	r = read_events(fd, ev, 4);
 	check(r == 2 && ev[0].type == ULEDS_EVENT_BRIGHTNESS && ev[0].brightness == 7 &&
-		      ev[1].brightness == 7 && ev[1].seq == ev[0].seq + 1,
+		  ev[1].brightness == 7 && ev[1].seq == ev[0].seq + 1,
 	      "an equal value written twice gives two records", "%d records", r);
 	r = event_mode(fd, 16, ULEDS_EVENT_F_BLINK);
 	check(r == -EBUSY, "blink offload after setup fails with EBUSY", "got %s", err_name(r));
@@ -1057,7 +1057,7 @@ static void test_event_overflow(void)
 	}
 	n = read_events(fd, ev, 32);
 	check(n == 16 && ev[0].lost == 84 && ev[0].brightness == 85 && ev[15].brightness == 100 &&
-		      ev[1].lost == 0 && ev[0].seq == 85,
+		  ev[1].lost == 0 && ev[0].seq == 85,
 	      "overflow keeps the newest records and the next one counts the lost",
 	      "%d records, first: lost %u, value %d, seq %llu", n, n ? ev[0].lost : 0,
 	      n ? ev[0].brightness : -1, n ? (unsigned long long)ev[0].seq : 0ULL);
@@ -1097,9 +1097,8 @@ static void test_event_blink(void)
 		else if (ev[i].brightness)
 			toggles++;
 	}
-	check(blinks >= 1 && ev[n - 1].type == ULEDS_EVENT_BLINK &&
-		      ev[n - 1].delay_on_ms == 500 && ev[n - 1].delay_off_ms == 500 &&
-		      ev[n - 1].brightness == 255 && !toggles,
+	check(blinks >= 1 && ev[n - 1].type == ULEDS_EVENT_BLINK && ev[n - 1].delay_on_ms == 500 &&
+		  ev[n - 1].delay_off_ms == 500 && ev[n - 1].brightness == 255 && !toggles,
 	      "the timer trigger hands over one blink record, 500/500 ms by default",
 	      "%d records, %d blink, %d on-toggles", n, blinks, toggles);
 	check(sysfs_read("abi-ev-blink", "delay_on", buf, sizeof(buf)) == 0 && !strcmp(buf, "500"),
@@ -1107,7 +1106,7 @@ static void test_event_blink(void)
 	sysfs_write("abi-ev-blink", "delay_on", "100");
 	n = read_events(fd, ev, 64);
 	check(n >= 1 && ev[n - 1].type == ULEDS_EVENT_BLINK && ev[n - 1].delay_on_ms == 100 &&
-		      ev[n - 1].delay_off_ms == 500,
+		  ev[n - 1].delay_off_ms == 500,
 	      "a delay_on write gives a new blink record 100/500", "%d records, last type %d %u/%u",
 	      n, n ? ev[n - 1].type : 0, n ? ev[n - 1].delay_on_ms : 0,
 	      n ? ev[n - 1].delay_off_ms : 0);
@@ -1115,6 +1114,91 @@ static void test_event_blink(void)
 	n = read_events(fd, ev, 64);
 	check(n >= 1 && ev[n - 1].type == ULEDS_EVENT_BRIGHTNESS && ev[n - 1].brightness == 0,
 	      "brightness 0 ends the blinking with a brightness record", "%d records", n);
+	close(fd);
+}
+
+/* --- multicolour (ULEDS_IOC_SET_MULTICOLOR) ----------------------------------------------- */
+
+static int set_multicolor(int fd, unsigned int n, const unsigned int *colors)
+{
+	struct uleds_multicolor m = {.n_channels = n};
+	unsigned int i;
+
+	for (i = 0; i < n && i < ULEDS_MAX_CHANNELS; i++)
+		m.color[i] = colors[i];
+	return ioctl(fd, ULEDS_IOC_SET_MULTICOLOR, &m) < 0 ? -errno : 0;
+}
+
+static void test_multicolor(void)
+{
+	static const unsigned int rgb[] = {ULEDS_COLOR_RED, ULEDS_COLOR_GREEN, ULEDS_COLOR_BLUE};
+	static const unsigned int bad[] = {ULEDS_COLOR_RED, ULEDS_COLOR_MAX};
+	int v[4], fd, r, n;
+	struct uleds_event ev[8];
+	char buf[128];
+
+	check(sizeof(struct uleds_multicolor) == 36 && ULEDS_IOC_SET_MULTICOLOR == 0x40246c04,
+	      "struct uleds_multicolor is 36 bytes, ULEDS_IOC_SET_MULTICOLOR _IOW('l', 4, 36)",
+	      "%zu bytes, %#lx", sizeof(struct uleds_multicolor),
+	      (unsigned long)ULEDS_IOC_SET_MULTICOLOR);
+
+	fd = open_dev(O_NONBLOCK);
+	r = set_multicolor(fd, 0, rgb);
+	check(r == -EINVAL, "a multicolour LED of 0 channels fails with EINVAL", "got %s",
+	      err_name(r));
+	r = set_multicolor(fd, ULEDS_MAX_CHANNELS + 1, rgb);
+	check(r == -EINVAL, "more than ULEDS_MAX_CHANNELS channels fail with EINVAL", "got %s",
+	      err_name(r));
+	r = set_multicolor(fd, 2, bad);
+	check(r == -EINVAL, "a colour id >= ULEDS_COLOR_MAX fails with EINVAL", "got %s",
+	      err_name(r));
+	r = set_multicolor(fd, 3, rgb);
+	check(r == 0, "a red-green-blue LED is accepted before setup", "got %s", err_name(r));
+	r = ioctl_setup(fd, "abi-mc:rgb:status", 255);
+	check(r == 0, "register the multicolour LED", "got %s", err_name(r));
+	r = sysfs_read("abi-mc:rgb:status", "multi_index", buf, sizeof(buf));
+	check(r == 0 && !strcmp(buf, "red green blue"), "multi_index says red green blue",
+	      "it says \"%s\" (%s)", r ? "" : buf, err_name(r));
+	r = sysfs_read("abi-mc:rgb:status", "multi_intensity", buf, sizeof(buf));
+	check(r == 0 && !strcmp(buf, "255 255 255"), "every channel starts at max_brightness",
+	      "multi_intensity is \"%s\"", r ? "" : buf);
+	r = read(fd, v, sizeof(v));
+	check(r == 16 && v[0] == 0 && v[1] == 255 && v[3] == 255,
+	      "the first read returns brightness and 3 intensities (16 bytes)",
+	      "read gave %d bytes: %d %d %d %d", r, v[0], v[1], v[2], v[3]);
+
+	sysfs_write("abi-mc:rgb:status", "multi_intensity", "10 20 300");
+	r = read(fd, v, sizeof(v));
+	check(r == 16 && v[0] == 0 && v[1] == 10 && v[2] == 20 && v[3] == 255,
+	      "an intensity-only change is reported, clamped to max_brightness",
+	      "read gave %d bytes: %d %d %d %d", r, v[0], v[1], v[2], v[3]);
+	sysfs_write("abi-mc:rgb:status", "multi_intensity", "10 20 300");
+	r = read(fd, v, sizeof(v)) < 0 ? -errno : 0;
+	check(r == -EAGAIN, "rewriting the same intensities is no change", "got %s", err_name(r));
+	sysfs_write("abi-mc:rgb:status", "brightness", "128");
+	r = read(fd, v, sizeof(int));
+	check(r == 4 && v[0] == 128, "an int-sized read gets the brightness alone (mainline)",
+	      "read gave %d bytes, %d", r, v[0]);
+	r = set_multicolor(fd, 3, rgb);
+	check(r == -EBUSY, "making an LED multicolour after setup fails with EBUSY", "got %s",
+	      err_name(r));
+	close(fd);
+
+	/* Event mode: the intensities travel in the record. */
+	fd = open_dev(O_NONBLOCK);
+	set_multicolor(fd, 3, rgb);
+	fd = fd >= 0 && event_mode(fd, 16, 0) > 0 && ioctl_setup(fd, "abi-mc-ev", 100) == 0 ? fd
+											    : -1;
+	if (!check(fd >= 0, "register a multicolour LED in event mode", "failed"))
+		return;
+	sysfs_write("abi-mc-ev", "multi_intensity", "1 2 3");
+	sysfs_write("abi-mc-ev", "brightness", "50");
+	n = read_events(fd, ev, 8);
+	check(n == 2 && ev[0].n_channels == 3 && ev[0].brightness == 0 && ev[0].intensity[2] == 3 &&
+		  ev[1].brightness == 50 && ev[1].intensity[0] == 1,
+	      "event records carry the channel intensities",
+	      "%d records, first: %u channels, brightness %d", n, n ? ev[0].n_channels : 0,
+	      n ? ev[0].brightness : -1);
 	close(fd);
 }
 static void test_module_refcount(void)
@@ -1156,6 +1240,7 @@ int main(int argc, char **argv)
 	test_event_burst();
 	test_event_overflow();
 	test_event_blink();
+	test_multicolor();
 	test_module_refcount();
 	test_many();
 
