@@ -34,6 +34,7 @@ struct parser {
 	FILE *f;
 	unsigned line;
 	bool in_section;
+	bool hash_in_value; /* this line's value has a '#': hint that only ';' starts a comment */
 	struct section sec;
 };
 
@@ -96,7 +97,11 @@ static void section_error(struct parser *p, unsigned line, const char *format, .
 	if (vasprintf(&msg, format, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	conf_add_error(p->conf, p->path, line, "%s", msg ? msg : "(out of memory)");
+	/* "max_brightness = 1  # one" is a common slip: say why the value looks odd. */
+	conf_add_error(p->conf, p->path, line, "%s%s", msg ? msg : "(out of memory)",
+		       p->hash_in_value && line == p->line
+			   ? " (Only ';' after a space starts an inline comment, not '#'.)"
+			   : "");
 	if (p->in_section)
 		p->sec.error = true; /* its LED is not created */
 }
@@ -427,7 +432,9 @@ static int handler(void *user, const char *section _unused_, const char *key, co
 		s->keys = nk;
 		s->keys[s->n_keys++] = (struct seen_key){.key = strdup(key), .line = p->line};
 	}
+	p->hash_in_value = strchr(value, '#');
 	parse_key(p, key, value);
+	p->hash_in_value = false;
 	return 1;
 }
 
@@ -454,6 +461,24 @@ static size_t line_trim(struct parser *p, char *buf)
 	return len;
 }
 
+/* "[NAME]  ; comment": the header without its inline comment (';' after a space, as on
+ * key lines). Returns the position of the closing ']', NULL when there is none. */
+static char *header_end(char *buf, size_t len)
+{
+	char *end;
+
+	for (char *c = buf + 1; *c; c++)
+		if (*c == ';' && (c[-1] == ' ' || c[-1] == '\t')) {
+			len = (size_t)(c - buf);
+			break;
+		}
+	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+		len--;
+	buf[len] = 0;
+	end = strrchr(buf, ']');
+	return end && !end[1] ? end : NULL;
+}
+
 /* A line that is not for inih: a section header (inih would cut long names and never
  * report empty sections) or one inih would reject. true: handled here. */
 static bool line_handle(struct parser *p, char *buf, size_t len)
@@ -463,13 +488,16 @@ static bool line_handle(struct parser *p, char *buf, size_t len)
 	if (len == 0 || buf[0] == ';' || buf[0] == '#')
 		return true;
 	if (buf[0] == '[') {
-		end = strrchr(buf, ']');
-		if (!end || end[1]) {
+		_cleanup_free_ char *text = strdup(buf);
+
+		end = header_end(buf, len);
+		if (!end) {
 			/* Not the previous section's fault; the keys that follow belong to no
 			 * LED: ignore them. */
-			conf_add_error(
-			    p->conf, p->path, p->line,
-			    "a section header must look like [NAME] with nothing after ']'.");
+			conf_add_error(p->conf, p->path, p->line,
+				       "'%s' is not a section header: write [NAME], optionally "
+				       "followed by ' ; comment'.",
+				       text ? text : buf);
 			section_begin(p, "", 0, true);
 			return true;
 		}
@@ -477,11 +505,14 @@ static bool line_handle(struct parser *p, char *buf, size_t len)
 		return true;
 	}
 	if (!strpbrk(buf, "=:")) {
-		section_error(p, p->line, "expected 'key = value', a [section] or a comment.");
+		section_error(p, p->line,
+			      "'%s' is not 'key = value', a [section] or a comment (';' or '#' at "
+			      "the start of the line).",
+			      buf);
 		return true;
 	}
 	if (buf[0] == '=' || buf[0] == ':') {
-		section_error(p, p->line, "a key is missing before '%c'.", buf[0]);
+		section_error(p, p->line, "a key is missing before '%c' in '%s'.", buf[0], buf);
 		return true;
 	}
 	return false;

@@ -225,12 +225,17 @@ static void test_errors(void)
 	expect_error("[x]\nmax_brightness = 3\nmax_brightness = 4\n",
 		     "t.conf:3: 'max_brightness' is set twice in [x] (first at line 2); keep one.");
 	expect_error("[x]\njust words\n",
-		     "t.conf:2: expected 'key = value', a [section] or a comment.");
-	expect_error("[x]\n= 5\n", "t.conf:2: a key is missing before '='.");
+		     "t.conf:2: 'just words' is not 'key = value', a [section] or a comment (';' "
+		     "or '#' at the start of the line).");
+	expect_error("[x]\n= 5\n", "t.conf:2: a key is missing before '=' in '= 5'.");
+	expect_error("[x]\nmax_brightness = 1   # one\n",
+		     "t.conf:2: max_brightness = '1   # one' is not valid: give a whole number "
+		     "from 1 to 2147483647. (Only ';' after a space starts an inline comment, not "
+		     "'#'.)");
 	expect_error("max_brightness = 3\n", "t.conf:1: 'max_brightness' is outside of any [LED] "
 					     "section; put it below a section header.");
-	expect_error("[x] trailing\n",
-		     "t.conf:1: a section header must look like [NAME] with nothing after ']'.");
+	expect_error("[x] trailing\n", "t.conf:1: '[x] trailing' is not a section header: write "
+					"[NAME], optionally followed by ' ; comment'.");
 	expect_error("[a/b]\n", "t.conf:1: [a/b] is not a valid LED name: it contains '/'.");
 	expect_error(
 	    "[..]\n",
@@ -260,6 +265,22 @@ static void test_errors(void)
 	CHECK(conf_find(c, "good") && conf_find(c, "also:good") && !conf_find(c, "bad"),
 	      "good LEDs kept, bad one dropped");
 	CHECK(conf_is_failed(c, "bad"), "bad LED recorded as failed");
+	conf_free(c);
+}
+
+/* Issue 14: "[NAME]  ; comment" is a header with a comment, as "key = value ; comment" is. */
+static void test_header_comment(void)
+{
+	struct conf *c = parse("[x]     ; the LED's name\nmax_brightness = 1 ; one\n[y];no\n");
+
+	CHECK(conf_find(c, "x") && conf_find(c, "x")->max_brightness == 1,
+	      "[x] followed by an inline comment was not defined with its key");
+	CHECK_INT(c->n_errors, 1, "only the header without a space before ';' is an error");
+	if (c->n_errors >= 1)
+		CHECK_STR(c->errors[0],
+			  "t.conf:3: '[y];no' is not a section header: write [NAME], optionally "
+			  "followed by ' ; comment'.",
+			  "a ';' right after ']' is not a comment");
 	conf_free(c);
 }
 
@@ -404,6 +425,7 @@ int main(void)
 	test_precedence();
 	test_values();
 	test_errors();
+	test_header_comment();
 	test_duplicates();
 	test_compare();
 #if HAVE_GPIO
