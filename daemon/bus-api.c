@@ -13,6 +13,7 @@
 
 #define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
 #define ERROR_UNKNOWN_TRIGGER "io.uledsd1.Error.UnknownTrigger"
+#define ERROR_UNKNOWN_ATTRIBUTE "io.uledsd1.Error.UnknownAttribute"
 
 /* The caller's effective uid as dbus-daemon saw it on the socket (never the racy /proc). */
 static int check_root(sd_bus_message *msg, sd_bus_error *error)
@@ -47,6 +48,34 @@ static int property_get_trigger(sd_bus *bus _unused_, const char *path _unused_,
 	if (r < 0)
 		return sd_bus_error_set_errnof(error, r, "Failed to read %s/trigger: %m", l->sysfs);
 	return sd_bus_message_append(reply, "s", t);
+}
+
+/* Every trigger the kernel offers this LED: the words of sysfs's trigger file, brackets off. */
+static int property_get_available_triggers(sd_bus *bus _unused_, const char *path _unused_,
+					   const char *iface _unused_,
+					   const char *property _unused_, sd_bus_message *reply,
+					   void *userdata, sd_bus_error *error)
+{
+	struct led *l = userdata;
+	_cleanup_free_ char *list = NULL;
+	char *save = NULL;
+	int r;
+
+	r = led_read_attr(l, "trigger", &list);
+	if (r < 0)
+		return sd_bus_error_set_errnof(error, r, "Failed to read %s/trigger: %m", l->sysfs);
+	r = sd_bus_message_open_container(reply, 'a', "s");
+	for (char *w = strtok_r(list, " \n", &save); r >= 0 && w;
+	     w = strtok_r(NULL, " \n", &save)) {
+		size_t n = strlen(w);
+
+		if (w[0] == '[' && n >= 2 && w[n - 1] == ']') {
+			w[n - 1] = 0;
+			w++;
+		}
+		r = sd_bus_message_append(reply, "s", w);
+	}
+	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
 /* (name, working, state) of each backend: what a client shows as the LED's health; it changes
@@ -132,6 +161,81 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
+/* A file of the trigger below /sys/class/leds/NAME: never a path, never one the LED core owns
+ * (the configuration's trigger.KEY follows the same rule). */
+static bool trigger_attr_is_valid(const char *a)
+{
+	static const char *const core[] = {"brightness", "max_brightness", "trigger",
+					   "uevent",	 "power",	   "device",
+					   "subsystem",	 "of_node",	   "brightness_hw_changed"};
+
+	if (!*a || strchr(a, '/') || streq(a, ".") || streq(a, ".."))
+		return false;
+	for (size_t i = 0; i < ELEMENTSOF(core); i++)
+		if (streq(a, core[i]))
+			return false;
+	return true;
+}
+
+static int read_attr_pairs(sd_bus_message *msg, struct led *l, char ***ret, sd_bus_error *error)
+{
+	_cleanup_strv_free_ char **pairs = NULL;
+	const char *k, *v;
+	size_t n = 0;
+	int r;
+
+	r = sd_bus_message_enter_container(msg, 'a', "(ss)");
+	while (r >= 0 && (r = sd_bus_message_read(msg, "(ss)", &k, &v)) > 0) {
+		if (!trigger_attr_is_valid(k))
+			return sd_bus_error_setf(
+			    error, SD_BUS_ERROR_INVALID_ARGS,
+			    "'%s' is not a trigger attribute of LED '%s': give a file name below "
+			    "%s/ that the trigger adds (not brightness, trigger or another file of "
+			    "the LED core).",
+			    k, l->name, l->sysfs);
+		if (strv_push(&pairs, &n, strdup(k)) < 0 || strv_push(&pairs, &n, strdup(v)) < 0)
+			return -ENOMEM;
+	}
+	if (r >= 0)
+		r = sd_bus_message_exit_container(msg);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(pairs);
+	return 0;
+}
+
+/* In the order given: delay_on before delay_off matters to some triggers. */
+static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct led *l = userdata;
+	_cleanup_strv_free_ char **pairs = NULL;
+	_cleanup_free_ char *t = NULL;
+	int r;
+
+	r = read_attr_pairs(msg, l, &pairs, error);
+	if (r < 0)
+		return r;
+	r = check_root(msg, error);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; pairs && pairs[i]; i += 2) {
+		r = led_write_attr(l, pairs[i], pairs[i + 1]);
+		if (r == -ENOENT) {
+			(void)led_current_trigger(l, &t);
+			return sd_bus_error_setf(
+			    error, ERROR_UNKNOWN_ATTRIBUTE,
+			    "Trigger '%s' of LED '%s' has no attribute '%s'; ls %s/ shows those it "
+			    "has (select the trigger first).",
+			    t ? t : "?", l->name, pairs[i], l->sysfs);
+		}
+		if (r < 0)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+						 "Failed to write '%s' to %s/%s: %s.", pairs[i + 1],
+						 l->sysfs, pairs[i], strerror(-r));
+	}
+	return sd_bus_reply_method_return(msg, NULL);
+}
+
 /* Two vtables for one interface: introspection tells which LEDs send Brightness changes (those
  * with the dbus backend). Trigger has no signal: the kernel announces no trigger changes. */
 #define LED_VTABLE(brightness_flags)                                                               \
@@ -145,6 +249,8 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 				    offsetof(struct led, max_brightness),                          \
 				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
 		    SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, 0),                   \
+		    SD_BUS_PROPERTY("AvailableTriggers", "as", property_get_available_triggers, 0, \
+				    0),                                                            \
 		    SD_BUS_PROPERTY("Backends", "a(sbs)", property_get_backends, 0,                \
 				    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),                          \
 		    SD_BUS_METHOD_WITH_ARGS("SetBrightness", SD_BUS_ARGS("u", brightness),         \
@@ -152,6 +258,10 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
 		    SD_BUS_METHOD_WITH_ARGS("SetTrigger", SD_BUS_ARGS("s", trigger),               \
 					    SD_BUS_NO_RESULT, method_set_trigger,                  \
+					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
+		    SD_BUS_METHOD_WITH_ARGS("SetTriggerAttributes",                                \
+					    SD_BUS_ARGS("a(ss)", attributes), SD_BUS_NO_RESULT,    \
+					    method_set_trigger_attributes,                         \
 					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
 		    SD_BUS_VTABLE_END                                                              \
 	}
@@ -167,6 +277,16 @@ static int property_get_version(sd_bus *bus _unused_, const char *path _unused_,
 				sd_bus_error *error _unused_)
 {
 	return sd_bus_message_append(reply, "s", PROJECT_VERSION);
+}
+
+static int property_get_load_errors(sd_bus *bus _unused_, const char *path _unused_,
+				    const char *iface _unused_, const char *property _unused_,
+				    sd_bus_message *reply, void *userdata,
+				    sd_bus_error *error _unused_)
+{
+	struct manager *m = userdata;
+
+	return sd_bus_message_append_strv(reply, m->load_errors);
 }
 
 int bus_led_path(const struct led *l, char **ret)
@@ -255,6 +375,8 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 const sd_bus_vtable bus_manager_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_PROPERTY("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("LoadErrors", "as", property_get_load_errors, 0,
+		    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_METHOD_WITH_ARGS("ListLEDs", SD_BUS_NO_ARGS, SD_BUS_RESULT("a(so)", leds),
 			    method_list_leds, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD_WITH_ARGS("GetLED", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", led),

@@ -122,7 +122,7 @@ void bus_led_removed(struct led *l)
 	bus_led_free(l);
 }
 
-void bus_led_brightness_changed(struct led *l)
+static void bus_led_emit(struct led *l, const char *property)
 {
 	struct bus *b = l->manager->bus;
 	struct bus_led *bl = l->bus;
@@ -133,9 +133,19 @@ void bus_led_brightness_changed(struct led *l)
 	 * there is no connection. */
 	if (!b || !b->connected || !bl || !bl->slot || !bl->emits)
 		return;
-	r = sd_bus_emit_properties_changed(b->bus, bl->path, LED_IFACE, "Brightness", NULL);
+	r = sd_bus_emit_properties_changed(b->bus, bl->path, LED_IFACE, property, NULL);
 	if (r < 0)
 		log_debug_errno(r, "%s: failed to send PropertiesChanged: %m", l->name);
+}
+
+void bus_led_brightness_changed(struct led *l)
+{
+	bus_led_emit(l, "Brightness");
+}
+
+void bus_led_blink_changed(struct led *l)
+{
+	bus_led_emit(l, "Blink");
 }
 
 void bus_led_backends_changed(struct led *l)
@@ -149,6 +159,18 @@ void bus_led_backends_changed(struct led *l)
 		return;
 	bl->backends_dirty = true;
 	(void)sd_event_source_set_enabled(b->defer, SD_EVENT_ONESHOT);
+}
+
+void bus_manager_changed(struct manager *m, const char *property)
+{
+	struct bus *b = m->bus;
+	int r;
+
+	if (!b || !b->connected)
+		return;
+	r = sd_bus_emit_properties_changed(b->bus, MANAGER_PATH, MANAGER_IFACE, property, NULL);
+	if (r < 0)
+		log_debug_errno(r, "Failed to send PropertiesChanged for %s: %m", property);
 }
 
 static int on_defer(sd_event_source *s _unused_, void *userdata)

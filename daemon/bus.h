@@ -19,8 +19,12 @@ void bus_led_added(struct led *l);
 void bus_led_removed(struct led *l);
 /* Brightness changed: emit PropertiesChanged (asked by a backend with ops->bus_signals). */
 void bus_led_brightness_changed(struct led *l);
+/* An offloaded blink started, changed or ended: PropertiesChanged for Blink (same rule). */
+void bus_led_blink_changed(struct led *l);
 /* A backend's state, the trigger or the backends list changed. */
 void bus_led_backends_changed(struct led *l);
+/* A property of the Manager object changed ("LoadErrors"): emit PropertiesChanged. */
+void bus_manager_changed(struct manager *m, const char *property);
 #else
 static inline int bus_start(struct manager *m)
 {
@@ -38,7 +42,13 @@ static inline void bus_led_removed(struct led *l)
 static inline void bus_led_brightness_changed(struct led *l)
 {
 }
+static inline void bus_led_blink_changed(struct led *l)
+{
+}
 static inline void bus_led_backends_changed(struct led *l)
+{
+}
+static inline void bus_manager_changed(struct manager *m, const char *property)
 {
 }
 #endif

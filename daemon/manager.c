@@ -74,6 +74,7 @@ struct manager *manager_free(struct manager *m)
 	free(m->stored_fds);
 	free(m->stored_names);
 	strv_free(m->config_dirs);
+	strv_free(m->load_errors);
 	free(m->uleds_path);
 	free(m->sysfs_leds);
 	free(m->dev_dir);
@@ -258,6 +259,7 @@ static int manager_watch_signals(struct manager *m)
 int manager_start(struct manager *m)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
+	size_t n_errors = 0;
 	struct stat st;
 	int r;
 
@@ -278,11 +280,11 @@ int manager_start(struct manager *m)
 
 	(void)fdstore_collect(m);
 	m->n_errors = 0;
-	r = load_conf(m, &c, NULL, NULL);
+	r = load_conf(m, &c, &m->load_errors, &n_errors);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < c->n_leds; i++)
-		if (manager_add_led(m, TAKE_PTR(c->leds[i]), NULL, NULL) == -ENOMEM)
+		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &m->load_errors, &n_errors) == -ENOMEM)
 			return log_oom();
 	/* D-Bus after the LEDs: their objects are in place before the name is taken, so no
 	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
@@ -375,9 +377,13 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
+	/* LoadErrors keeps them; the caller (D-Bus Reload) gets its own copy. */
 	if (ret_errors)
-		*ret_errors = TAKE_PTR(e.errors);
-	strv_free(e.errors);
+		for (size_t i = 0; i < e.n; i++)
+			(void)strv_push(ret_errors, NULL, strdup(e.errors[i]));
+	strv_free(m->load_errors);
+	m->load_errors = TAKE_PTR(e.errors);
+	bus_manager_changed(m, "LoadErrors");
 	return r < 0 ? r : 0;
 }
 

@@ -29,7 +29,8 @@ struct manager {
 
 	struct led **leds;
 	size_t n_leds;
-	size_t n_errors; /* errors of the last (re)load */
+	size_t n_errors;    /* errors of the last (re)load */
+	char **load_errors; /* and their text, for D-Bus LoadErrors (NULL before the first load) */
 
 	int uleds_ext; /* /dev/uleds has our kmod's ioctls: -1 not known yet, 0 no, 1 yes */
 	void *bus;     /* bus.c */

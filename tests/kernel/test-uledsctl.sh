@@ -142,8 +142,7 @@ assert_true "status unknown: says what to do ($err)" grep -q "No LED named 'no:s
 expect 0 "status --json" status --json
 assert_eq "4 4 system" "$(jq -r '"\(.led_count) \(.leds | length) \(.bus)"' <<<"$out")" "status --json: counts and bus"
 assert_true "status --json: the version" jq -e '.version | test("^[0-9]+\\.[0-9]+")' <<<"$out"
-assert_true "status --json: errors is an array (or null while uledsd does not report them)" \
-	jq -e '.errors == null or (.errors | type == "array")' <<<"$out"
+assert_eq "[]" "$(jq -c .errors <<<"$out")" "status --json: LoadErrors of a clean start is an empty array"
 expect 0 "status NAME --json" status --json ctltest:amber:blink
 assert_eq timer "$(jq -r '.leds[0].trigger' <<<"$out")" "status NAME --json: that LED"
 
@@ -183,12 +182,12 @@ assert_eq 0 "$(brightness ctltest:green:sig)" "nobody's set changed nothing"
 # --- trigger -----------------------------------------------------------------------------
 expect 0 "trigger NAME" trigger ctltest:amber:blink
 assert_true "trigger NAME marks the selected one ($out)" grep -qx '\* timer' <<<"$out"
-if busctl --system introspect io.uledsd1 /io/uledsd1/led/ctltest_3aamber_3ablink | grep -q '^\.AvailableTriggers '; then
-	assert_true "trigger NAME lists the others" grep -qx '  heartbeat' <<<"$out"
-	assert_eq 1 "$(grep -c '^\*' <<<"$out")" "one trigger marked"
-else
-	assert_true "trigger NAME: says this uledsd does not list triggers ($err)" grep -q "AvailableTriggers" <<<"$err"
-fi
+assert_true "trigger NAME lists the others" grep -qx '  heartbeat' <<<"$out"
+assert_eq 1 "$(grep -c '^\*' <<<"$out")" "one trigger marked"
+assert_eq "" "$err" "trigger NAME: nothing on stderr (AvailableTriggers is there)"
+assert_eq "$(sed 's/[][]//g' "$L/ctltest:amber:blink/trigger" | xargs -n1 | xargs)" \
+	"$(busctl --system get-property io.uledsd1 /io/uledsd1/led/ctltest_3aamber_3ablink io.uledsd1.LED AvailableTriggers | cut -d' ' -f3- | tr -d '"')" \
+	"AvailableTriggers: every word of sysfs's trigger file, brackets off"
 expect 0 "trigger NAME TRIGGER" trigger ctltest:green:sig heartbeat
 assert_eq heartbeat "$(trigger_of ctltest:green:sig)" "trigger heartbeat reaches sysfs"
 expect 0 "trigger none" trigger ctltest:green:sig none
@@ -199,20 +198,26 @@ one_line "unknown trigger"
 ctl_nobody trigger ctltest:green:sig timer
 assert_eq 1 "$rc" "trigger as nobody: exit 1"
 assert_eq none "$(trigger_of ctltest:green:sig)" "nobody's trigger changed nothing"
-if busctl --system introspect io.uledsd1 /io/uledsd1/led/ctltest_3agreen_3asig | grep -q '^\.SetTriggerAttributes '; then
-	expect 0 "trigger with attributes" trigger ctltest:green:sig timer delay_on=50 delay_off=150
-	assert_eq "50 150" "$(cat "$L/ctltest:green:sig/delay_on") $(cat "$L/ctltest:green:sig/delay_off")" \
-		"trigger attributes reach sysfs"
-	expect 0 "attributes of the selected trigger" trigger ctltest:green:sig delay_on=70
-	assert_eq 70 "$(cat "$L/ctltest:green:sig/delay_on")" "ATTR=VALUE without a trigger"
-	expect 1 "an attribute the trigger lacks" trigger ctltest:green:sig no_such_attr=1
-else
-	expect 1 "trigger attributes without SetTriggerAttributes" trigger ctltest:green:sig timer delay_on=50
-	assert_true "no SetTriggerAttributes: says so and what to do instead ($err)" \
-		grep -q "cannot write trigger attributes.*SetTriggerAttributes.*trigger 'timer' was selected.*trigger.delay_on = \.\.\..*uledsctl reload" <<<"$err"
-	one_line "no SetTriggerAttributes"
-	assert_eq timer "$(trigger_of ctltest:green:sig)" "the trigger itself was selected"
-fi
+expect 0 "trigger with attributes" trigger ctltest:green:sig timer delay_on=50 delay_off=150
+assert_eq "50 150" "$(cat "$L/ctltest:green:sig/delay_on") $(cat "$L/ctltest:green:sig/delay_off")" \
+	"trigger attributes reach sysfs"
+expect 0 "attributes of the selected trigger" trigger ctltest:green:sig delay_on=70
+assert_eq 70 "$(cat "$L/ctltest:green:sig/delay_on")" "ATTR=VALUE without a trigger"
+expect 1 "an attribute the trigger lacks" trigger ctltest:green:sig no_such_attr=1
+assert_true "unknown attribute: names the trigger and the attribute ($err)" \
+	grep -q "Trigger 'timer' of LED 'ctltest:green:sig' has no attribute 'no_such_attr'" <<<"$err"
+one_line "unknown attribute"
+expect 1 "a core attribute" trigger ctltest:green:sig brightness=3
+assert_true "core attribute: refused as not a trigger attribute ($err)" \
+	grep -q "'brightness' is not a trigger attribute" <<<"$err"
+expect 1 "a value the kernel refuses" trigger ctltest:green:sig delay_on=abc
+assert_true "refused value: names attribute, value and the error ($err)" \
+	grep -q "Failed to write 'abc' to .*/delay_on: Invalid argument" <<<"$err"
+assert_true "SetTriggerAttributes with '..': InvalidArgs" sh -c \
+	"busctl --system call io.uledsd1 /io/uledsd1/led/ctltest_3agreen_3asig io.uledsd1.LED SetTriggerAttributes 'a(ss)' 1 .. 1 2>&1 | grep -q 'not a trigger attribute'"
+assert_true "SetTriggerAttributes as nobody: refused" sh -c \
+	"! setpriv --reuid=65534 --regid=65534 --clear-groups busctl --system call io.uledsd1 /io/uledsd1/led/ctltest_3agreen_3asig io.uledsd1.LED SetTriggerAttributes 'a(ss)' 1 delay_on 5"
+assert_eq 70 "$(cat "$L/ctltest:green:sig/delay_on")" "nobody's attribute changed nothing"
 expect 0 "back to none" trigger ctltest:green:sig none
 
 # --- monitor (into a file): the lines follow sysfs -----------------------------------------
@@ -269,9 +274,8 @@ assert_true "reload: one verdict on stderr ($err)" grep -q "The configuration ha
 one_line "reload errors"
 assert_true "monitor: an LED added by reload" wait_for 5 grep -q "ctltest:white:new added: brightness 0/255" "$work/mon"
 expect 0 "status after a reload with errors" status --json
-if jq -e '.errors != null' <<<"$out" >/dev/null; then
-	assert_eq 1 "$(jq '.errors | length' <<<"$out")" "status --json: the reload's error"
-fi
+assert_eq 1 "$(jq '.errors | length' <<<"$out")" "status --json: the reload's error (LoadErrors)"
+assert_true "status --json: the error is FILE:LINE: message" jq -e '.errors[0] | test("20-more.conf:5: ")' <<<"$out"
 ctl_nobody reload
 assert_eq 1 "$rc" "reload as nobody: exit 1"
 rm "$conf/20-more.conf"
