@@ -11,15 +11,18 @@ const char *const conf_default_dirs[] = {
     "/etc/uledsd.d", "/run/uledsd.d", "/usr/local/lib/uledsd.d", "/usr/lib/uledsd.d", NULL,
 };
 
-/* One file name, the first (highest priority) path that has it; NULL path: masked. */
+/* One file name, the first (highest priority) path that has it. */
 struct conf_file {
 	char *name;
 	char *path;
+	bool masked;
 };
 
 struct conf_files {
 	struct conf_file *files;
 	size_t n;
+	char **notes; /* what hides what, for --check-config */
+	size_t n_notes;
 };
 
 static void conf_files_done(struct conf_files *l)
@@ -29,6 +32,7 @@ static void conf_files_done(struct conf_files *l)
 		free(l->files[i].path);
 	}
 	free(l->files);
+	strv_free(l->notes);
 }
 
 static int conf_file_cmp(const void *a, const void *b)
@@ -56,18 +60,31 @@ static bool conf_name_wanted(const char *name)
 	return name[0] != '.' && n > 5 && streq(name + n - 5, ".conf");
 }
 
-static bool conf_files_has(const struct conf_files *l, const char *name)
+static const struct conf_file *conf_files_find(const struct conf_files *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (streq(l->files[i].name, name))
-			return true;
-	return false;
+			return &l->files[i];
+	return NULL;
+}
+
+/* A drop-in hidden by one of the same name in an earlier directory, or masked. */
+static int conf_files_note_hidden(struct conf_files *l, const struct conf_file *by,
+				  const char *dir, const char *name)
+{
+	char *note = NULL;
+
+	if (asprintf(&note, "%s/%s: %s by %s", dir, name, by->masked ? "masked" : "overridden",
+		     by->path) < 0)
+		return -ENOMEM;
+	return strv_push(&l->notes, &l->n_notes, note);
 }
 
 static int conf_files_add(struct conf_files *l, const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = NULL, *copy = strdup(name);
 	struct conf_file *nf;
+	bool masked;
 
 	if (!copy || asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
@@ -75,9 +92,11 @@ static int conf_files_add(struct conf_files *l, const char *dir, const char *nam
 	if (!nf)
 		return -ENOMEM;
 	l->files = nf;
+	masked = is_masked(path);
 	l->files[l->n++] = (struct conf_file){
 	    .name = TAKE_PTR(copy),
-	    .path = is_masked(path) ? NULL : TAKE_PTR(path),
+	    .masked = masked,
+	    .path = TAKE_PTR(path),
 	};
 	return 0;
 }
@@ -95,19 +114,23 @@ static int conf_files_scan(struct conf_files *l, const char *dir)
 		return log_error_errno(errno, "Failed to open configuration directory %s: %m", dir);
 	}
 	while ((de = readdir(d))) {
-		if (!conf_name_wanted(de->d_name) || conf_files_has(l, de->d_name))
+		const struct conf_file *by;
+
+		if (!conf_name_wanted(de->d_name))
 			continue;
-		r = conf_files_add(l, dir, de->d_name);
+		by = conf_files_find(l, de->d_name);
+		r = by ? conf_files_note_hidden(l, by, dir, de->d_name)
+		       : conf_files_add(l, dir, de->d_name);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-int conf_files_list(const char *const *dirs, char ***ret_files)
+int conf_files_list(const char *const *dirs, char ***ret_files, char ***ret_notes)
 {
-	struct conf_files l = {NULL, 0};
-	char **out;
+	struct conf_files l = {NULL, 0, NULL, 0};
+	char **out, *note;
 	size_t n_out = 0;
 	int r = 0;
 
@@ -122,9 +145,14 @@ int conf_files_list(const char *const *dirs, char ***ret_files)
 		if (l.n > 0)
 			qsort(l.files, l.n, sizeof(*l.files), conf_file_cmp);
 		for (size_t i = 0; i < l.n; i++)
-			if (l.files[i].path)
+			if (!l.files[i].masked)
 				out[n_out++] = TAKE_PTR(l.files[i].path);
+			else if (asprintf(&note, "%s: a symlink to /dev/null, masks %s",
+					  l.files[i].path, l.files[i].name) >= 0)
+				(void)strv_push(&l.notes, &l.n_notes, note);
 		*ret_files = out;
+		if (ret_notes)
+			*ret_notes = TAKE_PTR(l.notes);
 	}
 	conf_files_done(&l);
 	return r;

@@ -32,6 +32,7 @@ struct conf *conf_free(struct conf *c)
 	free(c->leds);
 	strv_free(c->failed_names);
 	strv_free(c->errors);
+	strv_free(c->notes);
 	for (size_t i = 0; i < c->n_defined; i++) {
 		free(c->defined_names[i]);
 		free(c->defined_places[i]);
@@ -258,9 +259,10 @@ int conf_load(const char *const *dirs, struct conf **ret)
 	r = conf_new(&c);
 	if (r < 0)
 		return r;
-	r = conf_files_list(dirs, &files);
+	r = conf_files_list(dirs, &files, &c->notes);
 	if (r < 0)
 		return r;
+	c->n_notes = strv_length(c->notes);
 	for (char **f = files; *f; f++)
 		conf_parse_file(c, *f);
 	conf_finish(c);

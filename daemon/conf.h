@@ -17,6 +17,8 @@ struct conf {
 	char **errors; /* "FILE:LINE: message", NULL-terminated */
 	size_t n_errors;
 	size_t n_files;
+	char **notes; /* drop-ins overridden or masked: "PATH: overridden by PATH" */
+	size_t n_notes;
 	/* Every section seen (valid or not) and its "FILE:LINE", to report duplicates. */
 	char **defined_names;
 	char **defined_places;
@@ -28,8 +30,8 @@ extern const char *const conf_default_dirs[];
 
 /* conf-files.c: the *.conf files to read, in application order (by file name). A name found in
  * an earlier directory hides the same name in later ones; a symlink to /dev/null (or an empty
- * file that is a link to it) masks the name. */
-int conf_files_list(const char *const *dirs, char ***ret_files);
+ * file that is a link to it) masks the name. ret_notes (may be NULL): what hid what. */
+int conf_files_list(const char *const *dirs, char ***ret_files, char ***ret_notes);
 
 int conf_new(struct conf **ret);
 struct conf *conf_free(struct conf *c);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "backend.h"
@@ -31,6 +32,24 @@ static void help(void)
 	       backend_list_names());
 }
 
+/* What --check-config found: each LED with where it comes from, then the drop-ins that
+ * others override or mask, so the effect of a drop-in is visible. */
+static void print_found(const struct conf *c)
+{
+	for (size_t i = 0; i < c->n_leds; i++) {
+		const struct led_conf *lc = c->leds[i];
+
+		printf("%s:%u: [%s]", lc->file, lc->line, lc->name);
+		for (size_t j = 0; j < lc->n_backends; j++)
+			printf("%s%s", j ? " " : " backends ", lc->backends[j]->ops->name);
+		if (lc->trigger)
+			printf(", trigger %s", lc->trigger);
+		printf("\n");
+	}
+	for (size_t i = 0; i < c->n_notes; i++)
+		printf("%s\n", c->notes[i]);
+}
+
 static int check_config(char **dirs)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
@@ -41,12 +60,34 @@ static int check_config(char **dirs)
 		fprintf(stderr, "Failed to read the configuration: %s\n", strerror(-r));
 		return 1;
 	}
+	print_found(c);
 	for (size_t i = 0; i < c->n_errors; i++)
 		fprintf(stderr, "%s\n", c->errors[i]);
-	printf("%zu file%s, %zu LED%s valid, %zu error%s.\n", c->n_files,
-	       c->n_files == 1 ? "" : "s", c->n_leds, c->n_leds == 1 ? "" : "s", c->n_errors,
-	       c->n_errors == 1 ? "" : "s");
+	printf("%zu file%s in", c->n_files, c->n_files == 1 ? "" : "s");
+	for (char **d = dirs; *d; d++)
+		printf("%s %s", d == dirs ? "" : ",", *d);
+	printf(": %zu LED%s valid, %zu error%s.\n", c->n_leds, c->n_leds == 1 ? "" : "s",
+	       c->n_errors, c->n_errors == 1 ? "" : "s");
 	return c->n_errors > 0;
+}
+
+/* A directory given with -c that does not exist is a typo, not an empty configuration (the
+ * default directories may be missing: a package need not ship any). */
+static int check_dirs_exist(char **dirs)
+{
+	struct stat st;
+	int r = 0;
+
+	for (char **d = dirs; *d; d++) {
+		bool missing = stat(*d, &st) < 0;
+
+		if (!missing && S_ISDIR(st.st_mode))
+			continue;
+		fprintf(stderr, "uledsd: configuration directory '%s' (given with -c) %s; check the path.\n",
+			*d, missing ? "does not exist" : "is not a directory");
+		r = -ENOENT;
+	}
+	return r;
 }
 
 /* What the command line asks for. */
@@ -197,6 +238,10 @@ int main(int argc, char **argv)
 	if (r <= 0) {
 		strv_free(a.dirs);
 		return r < 0 ? (r == -ENOMEM ? 1 : 2) : 0;
+	}
+	if (a.dirs && check_dirs_exist(a.dirs) < 0) {
+		strv_free(a.dirs);
+		return 1;
 	}
 	if (!a.dirs)
 		for (const char *const *d = conf_default_dirs; *d; d++)

@@ -192,6 +192,19 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 	return 0;
 }
 
+/* Names the directories searched: a typo in -c would otherwise look like an empty setup. */
+static void log_no_files(struct manager *m)
+{
+	char dirs[1024] = "";
+	size_t n = 0;
+
+	for (char **d = m->config_dirs; d && *d && n < sizeof(dirs); d++)
+		n += (size_t)snprintf(dirs + n, sizeof(dirs) - n, "%s%s", n ? ", " : "", *d);
+	log_warning("No *.conf files in %s: no LEDs. Put LED definitions there (see man "
+		    "uledsd.conf) and reload.",
+		    dirs);
+}
+
 static int load_conf(struct manager *m, struct conf **ret, char ***errors, size_t *n_errors)
 {
 	struct conf *c;
@@ -203,7 +216,7 @@ static int load_conf(struct manager *m, struct conf **ret, char ***errors, size_
 	for (size_t i = 0; i < c->n_errors; i++)
 		report(m, errors, n_errors, c->errors[i]);
 	if (c->n_files == 0)
-		log_warning("No *.conf files found in the configuration directories: no LEDs.");
+		log_no_files(m);
 	*ret = c;
 	return 0;
 }

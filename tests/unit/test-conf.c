@@ -66,7 +66,7 @@ static void test_precedence(void)
 {
 	char a[128], b[128], c[128];
 	const char *dirs[] = {a, b, c, NULL};
-	char **files = NULL;
+	char **files = NULL, **notes = NULL, want[512];
 
 	snprintf(a, sizeof(a), "%s/etc", tmpdir);
 	snprintf(b, sizeof(b), "%s/run", tmpdir);
@@ -88,9 +88,18 @@ static void test_precedence(void)
 		if (symlink("/dev/null", p) < 0)
 			perror("symlink");
 	}
-	CHECK_INT(conf_files_list(dirs, &files), 0, "conf_files_list");
+	CHECK_INT(conf_files_list(dirs, &files, &notes), 0, "conf_files_list");
 	if (!files)
 		return;
+	/* Issue 14: --check-config shows what a drop-in overrides or masks. */
+	CHECK_INT(strv_length(notes), 3, "notes on overridden and masked files");
+	snprintf(want, sizeof(want), "%s/20-over.conf: overridden by %s/20-over.conf", c, b);
+	CHECK(strv_contains(notes, want), "note missing: %s", want);
+	snprintf(want, sizeof(want), "%s/30-masked.conf: masked by %s/30-masked.conf", c, a);
+	CHECK(strv_contains(notes, want), "note missing: %s", want);
+	snprintf(want, sizeof(want), "%s/30-masked.conf: a symlink to /dev/null, masks 30-masked.conf", a);
+	CHECK(strv_contains(notes, want), "note missing: %s", want);
+	strv_free(notes);
 	/* Name order across directories; earlier directory wins; masked name gone. */
 	size_t n = 0;
 	while (files[n])
