@@ -8,6 +8,7 @@
 #include <sys/un.h>
 #include <systemd/sd-daemon.h>
 
+#include "conf.h"
 #include "fdstore.h"
 #include "led.h"
 #include "log.h"
@@ -190,11 +191,25 @@ int fdstore_take(struct manager *m, const char *name)
 	return -ENOENT;
 }
 
-void fdstore_release_unused(struct manager *m)
+void fdstore_release_unused(struct manager *m, const struct conf *c)
 {
+	size_t kept = 0;
+
 	for (size_t i = 0; i < m->n_stored; i++) {
 		if (!m->stored_names[i])
 			continue;
+		if (c && conf_is_failed(c, m->stored_names[i])) {
+			/* As a reload keeps the old LED of a broken definition: the fd store's LED
+			 * is that old LED. */
+			if (!m->keep_logged)
+				log_warning("%s: its definition has errors; keeping the LED as it "
+					    "was before the restart (its trigger runs, no backends) "
+					    "until a reload with the errors fixed.",
+					    m->stored_names[i]);
+			m->stored_fds[kept] = m->stored_fds[i];
+			m->stored_names[kept++] = m->stored_names[i];
+			continue;
+		}
 		log_info("%s: no longer configured; releasing the LED kept by systemd.",
 			 m->stored_names[i]);
 		notify_fd(m, "FDSTOREREMOVE", m->stored_names[i], -1);
@@ -202,7 +217,8 @@ void fdstore_release_unused(struct manager *m)
 		free(m->stored_names[i]);
 		m->stored_names[i] = NULL;
 	}
-	m->n_stored = 0;
+	m->n_stored = kept;
+	m->keep_logged = true;
 }
 
 void fdstore_add(struct led *l)

@@ -221,8 +221,9 @@ static int run(struct args *a)
 	    replace_string(&m->state_dir, a->state_dir) < 0)
 		return log_oom();
 	r = manager_start(m);
-	if (r >= 0)
-		r = manager_run(m);
+	if (r < 0)
+		return r; /* it said why, once */
+	r = manager_run(m);
 	if (r < 0)
 		return log_error_errno(r, "Exiting: %m");
 	return 0;

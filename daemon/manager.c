@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The daemon: event loop, signals, the LED set and its reload, systemd notifications. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <signal.h>
@@ -70,7 +72,7 @@ struct manager *manager_free(struct manager *m)
 		manager_remove_led(m, m->n_leds - 1, true);
 	free(m->leds);
 	m->backend_shared = backend_shared_free(m->backend_shared);
-	fdstore_release_unused(m);
+	fdstore_release_unused(m, NULL);
 	free(m->stored_fds);
 	free(m->stored_names);
 	strv_free(m->config_dirs);
@@ -269,6 +271,74 @@ static int manager_watch_signals(struct manager *m)
 	return 0;
 }
 
+/* The PID of another process named uledsd, 0 when there is none. */
+static pid_t other_uledsd(void)
+{
+	_cleanup_(closedirp) DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char path[64], comm[32] = "";
+		pid_t pid = (pid_t)atoi(de->d_name);
+		FILE *f;
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = 0;
+		fclose(f);
+		if (streq(comm, "uledsd\n"))
+			return pid;
+	}
+	return 0;
+}
+
+/* Every configured LED exists already and none is ours to adopt (fd store). */
+static bool all_leds_taken(struct manager *m, const struct conf *c)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < c->n_leds; i++) {
+		snprintf(path, sizeof(path), "%s/%s", m->sysfs_leds, c->leds[i]->name);
+		if (access(path, F_OK) < 0)
+			return false;
+		for (size_t j = 0; j < m->n_stored; j++)
+			if (m->stored_names[j] && streq(m->stored_names[j], c->leds[i]->name))
+				return false;
+	}
+	return c->n_leds > 0;
+}
+
+/* When no LED could work, one message with the cause and the fix beats a daemon that runs
+ * and does nothing. Some LEDs failing is not this: the others work. */
+static int manager_check_can_run(struct manager *m, const struct conf *c)
+{
+	_cleanup_close_ int fd = open(m->uleds_path, O_RDWR | O_CLOEXEC);
+	pid_t other;
+
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		return log_error_errno(errno,
+				       "Cannot open %s: %m. uledsd must run as root: start it with "
+				       "'systemctl start uledsd' (or as root).",
+				       m->uleds_path);
+	if (!all_leds_taken(m, c))
+		return 0;
+	other = other_uledsd();
+	if (other > 0)
+		return log_error_errno(EEXIST,
+				       "All %zu configured LEDs exist already: another uledsd (PID %d) "
+				       "runs them. Stop it first (systemctl stop uledsd, or kill %d).",
+				       c->n_leds, (int)other, (int)other);
+	return log_error_errno(EEXIST,
+			       "All %zu configured LEDs exist already in %s: another program "
+			       "registered them. Remove them or give uledsd's LEDs other names.",
+			       c->n_leds, m->sysfs_leds);
+}
+
 int manager_start(struct manager *m)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
@@ -296,6 +366,9 @@ int manager_start(struct manager *m)
 	r = load_conf(m, &c, &m->load_errors, &n_errors);
 	if (r < 0)
 		return r;
+	r = manager_check_can_run(m, c);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < c->n_leds; i++)
 		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &m->load_errors, &n_errors) == -ENOMEM)
 			return log_oom();
@@ -303,7 +376,7 @@ int manager_start(struct manager *m)
 	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
 	(void)bus_start(m);
 	/* Stored fds of LEDs that are no longer configured: let them go. */
-	fdstore_release_unused(m);
+	fdstore_release_unused(m, c);
 	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
 	malloc_trim(0);
 	log_info("Ready: %s.", manager_status(m));
@@ -384,6 +457,7 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	if (r >= 0) {
 		reload_remove(m, c);
 		reload_update_add(m, c, &e);
+		fdstore_release_unused(m, c); /* kept for a broken definition, now removed */
 	}
 	m->reloading = false;
 	m->n_reloads++;

@@ -38,6 +38,7 @@ struct manager {
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify;	    /* NOTIFY_SOCKET is set: talk to systemd */
 	bool notify_warned;
+	bool keep_logged; /* fd store LEDs of broken definitions: said once */
 
 	struct backend_shared *backend_shared; /* per-manager state of backends (gpio's watch) */
 
