@@ -52,8 +52,12 @@ struct backend_ops {
 	 * not there yet) is not an error: the backend records it in its state and returns 0.
 	 * Returns -errno only when it cannot work at all. */
 	int (*attach)(struct led_backend *b);
-	/* The LED's brightness changed (or is being driven initially). */
+	/* The LED's brightness changed (or is being driven initially). Ends a blink. */
 	int (*set)(struct led_backend *b, unsigned brightness);
+	/* Optional: the LED blinks, on_ms at brightness then off_ms dark, until the next set()
+	 * (an offloaded blink, kmod/README "Event mode"). Called again with the same delays when
+	 * the level changes. Without it the backend gets set(brightness): steadily on. */
+	int (*blink)(struct led_backend *b, unsigned brightness, unsigned on_ms, unsigned off_ms);
 	/* Release everything; safe on a half-attached or never attached backend. */
 	void (*detach)(struct led_backend *b);
 	/* Same configuration: on reload an attached backend is kept as it is. */

@@ -72,6 +72,14 @@ static int dbus_set(struct led_backend *b, unsigned brightness _unused_)
 	return r < 0 ? r : 0;
 }
 
+/* The Blink property itself is the LED's (bus_led_blink_changed()): a GUI animates it. The
+ * level is the Brightness, coalesced as always. */
+static int dbus_blink(struct led_backend *b, unsigned brightness, unsigned on_ms _unused_,
+		      unsigned off_ms _unused_)
+{
+	return dbus_set(b, brightness);
+}
+
 static void dbus_detach(struct led_backend *b)
 {
 	struct dbus_backend *p = b->priv;
@@ -95,6 +103,7 @@ const struct backend_ops backend_dbus = {
     .verify = dbus_verify,
     .attach = dbus_attach,
     .set = dbus_set,
+    .blink = dbus_blink,
     .detach = dbus_detach,
     .same = dbus_same,
 };

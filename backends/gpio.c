@@ -444,12 +444,9 @@ static int gpio_attach(struct led_backend *b)
 	return 0;
 }
 
-static int gpio_set(struct led_backend *b, unsigned brightness)
+/* Drive the line to value (0 or 1) when it differs from what it shows. */
+static int gpio_drive(struct gpio_backend *p, int value)
 {
-	struct gpio_backend *p = b->priv;
-	int value = wanted_value(p, brightness);
-
-	p->brightness = brightness;
 	/* Dimming changes brightness often and the line rarely: only changes reach the kernel. */
 	if (!p->request || value == p->value)
 		return 0;
@@ -466,12 +463,63 @@ static int gpio_set(struct led_backend *b, unsigned brightness)
 	return 0;
 }
 
+static void blink_stop(struct gpio_backend *p)
+{
+	p->blink_timer = sd_event_source_disable_unref(p->blink_timer);
+	p->blink_on_ms = p->blink_off_ms = 0;
+}
+
+/* Each phase is timed from the previous deadline, not from when the loop got here: no drift
+ * however late the daemon runs. */
+static int on_blink_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct gpio_backend *p = userdata;
+	unsigned ms;
+
+	p->blink_lit = !p->blink_lit;
+	(void)gpio_drive(p, p->blink_lit ? wanted_value(p, p->brightness) : 0);
+	ms = p->blink_lit ? p->blink_on_ms : p->blink_off_ms;
+	(void)sd_event_source_set_time(s, usec + (uint64_t)(ms ? ms : 1) * 1000);
+	return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+}
+
+static int gpio_blink(struct led_backend *b, unsigned brightness, unsigned on_ms, unsigned off_ms)
+{
+	struct gpio_backend *p = b->priv;
+	int r;
+
+	p->brightness = brightness;
+	/* Same delays: a new level, applied at once when lit; the rhythm goes on. */
+	if (p->blink_timer && on_ms == p->blink_on_ms && off_ms == p->blink_off_ms)
+		return p->blink_lit ? gpio_drive(p, wanted_value(p, brightness)) : 0;
+	blink_stop(p);
+	p->blink_on_ms = on_ms;
+	p->blink_off_ms = off_ms;
+	p->blink_lit = true;
+	r = sd_event_add_time_relative(b->ctx.event, &p->blink_timer, CLOCK_MONOTONIC,
+				       (uint64_t)(on_ms ? on_ms : 1) * 1000, 0, on_blink_timer, p);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(p->blink_timer, "gpio-blink");
+	return gpio_drive(p, wanted_value(p, brightness));
+}
+
+static int gpio_set(struct led_backend *b, unsigned brightness)
+{
+	struct gpio_backend *p = b->priv;
+
+	blink_stop(p);
+	p->brightness = brightness;
+	return gpio_drive(p, wanted_value(p, brightness));
+}
+
 static void gpio_detach(struct led_backend *b)
 {
 	struct gpio_backend *p = b->priv;
 
 	gpio_watcher_remove(p);
 	busy_stop(p);
+	blink_stop(p);
 	if (p->request && p->on_exit == GPIO_ON_EXIT_OFF && p->value != 0) {
 		if (gpiod_line_request_set_value(p->request, p->line_offset,
 						 GPIOD_LINE_VALUE_INACTIVE) < 0)
@@ -501,6 +549,7 @@ const struct backend_ops backend_gpio = {
     .claim = gpio_claim,
     .attach = gpio_attach,
     .set = gpio_set,
+    .blink = gpio_blink,
     .detach = gpio_detach,
     .same = gpio_same,
     .free_priv = gpio_free_priv,

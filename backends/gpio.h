@@ -41,6 +41,9 @@ struct gpio_backend {
 	bool lost;		      /* the chip went away while attached */
 	struct gpiod_chip *busy_chip; /* watching a line someone else holds */
 	sd_event_source *busy_io;
+	sd_event_source *blink_timer; /* an offloaded blink: toggles the line itself */
+	unsigned blink_on_ms, blink_off_ms;
+	bool blink_lit; /* in the on phase */
 };
 
 /* What a scan of the chips found, so 1000 LEDs looking up labels and line names scan once. */

@@ -18,6 +18,7 @@ struct log_backend {
 	struct ratelimit rl;
 	struct led_backend *self;
 	unsigned value; /* the latest brightness: what a deferred record shows */
+	unsigned blink_on_ms, blink_off_ms; /* the blink logged last (0/0: none) */
 };
 
 static int log_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
@@ -104,10 +105,33 @@ static int log_set(struct led_backend *b, unsigned brightness)
 	int r;
 
 	p->value = brightness;
+	p->blink_on_ms = p->blink_off_ms = 0;
 	r = ratelimit_test(&p->rl, b->ctx.event, ratelimit_now());
 	if (r != 0)
 		log_emit_change(b, brightness, 0); /* now, or (no timer) now rather than never */
 	return r < 0 ? r : 0;
+}
+
+/* A blink is one record, not one per toggle; again only when its delays or level change. */
+static int log_blink(struct led_backend *b, unsigned brightness, unsigned on_ms, unsigned off_ms)
+{
+	struct log_backend *p = b->priv;
+	const char *name = b->ctx.led_name;
+	char f_led[96], f_b[32], f_on[32], f_off[32];
+	const char *fields[] = {f_led, f_b, f_on, f_off, NULL};
+
+	if (p->value == brightness && p->blink_on_ms == on_ms && p->blink_off_ms == off_ms)
+		return 0;
+	p->value = brightness;
+	p->blink_on_ms = on_ms;
+	p->blink_off_ms = off_ms;
+	snprintf(f_led, sizeof(f_led), "LED=%s", name);
+	snprintf(f_b, sizeof(f_b), "BRIGHTNESS=%u", brightness);
+	snprintf(f_on, sizeof(f_on), "BLINK_ON_MS=%u", on_ms);
+	snprintf(f_off, sizeof(f_off), "BLINK_OFF_MS=%u", off_ms);
+	log_struct_fields(p->level, fields, "%s: blinking %u ms on, %u ms off at brightness %u/%u",
+			  name, on_ms, off_ms, brightness, b->ctx.max_brightness);
+	return 0;
 }
 
 static void log_detach(struct led_backend *b)
@@ -132,6 +156,7 @@ const struct backend_ops backend_log = {
     .verify = log_verify,
     .attach = log_attach,
     .set = log_set,
+    .blink = log_blink,
     .detach = log_detach,
     .same = log_same,
 };

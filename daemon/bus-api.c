@@ -9,6 +9,7 @@
 #include "led.h"
 #include "log.h"
 #include "manager.h"
+#include "record.h"
 #include "string-util.h"
 
 #define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
@@ -236,6 +237,25 @@ static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
+static int property_get_mode(sd_bus *bus _unused_, const char *path _unused_,
+			     const char *iface _unused_, const char *property _unused_,
+			     sd_bus_message *reply, void *userdata, sd_bus_error *error _unused_)
+{
+	const struct led *l = userdata;
+
+	return sd_bus_message_append(reply, "s", led_mode_to_string(l->mode));
+}
+
+/* (on_ms, off_ms) of an offloaded blink, (0, 0) when none runs: a GUI animates it locally. */
+static int property_get_blink(sd_bus *bus _unused_, const char *path _unused_,
+			      const char *iface _unused_, const char *property _unused_,
+			      sd_bus_message *reply, void *userdata, sd_bus_error *error _unused_)
+{
+	const struct led *l = userdata;
+
+	return sd_bus_message_append(reply, "(uu)", l->blink_on_ms, l->blink_off_ms);
+}
+
 /* Two vtables for one interface: introspection tells which LEDs send Brightness changes (those
  * with the dbus backend). Trigger has no signal: the kernel announces no trigger changes. */
 #define LED_VTABLE(brightness_flags)                                                               \
@@ -248,6 +268,8 @@ static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd
 		    SD_BUS_PROPERTY("MaxBrightness", "u", NULL,                                    \
 				    offsetof(struct led, max_brightness),                          \
 				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
+		    SD_BUS_PROPERTY("Blink", "(uu)", property_get_blink, 0, brightness_flags),     \
+		    SD_BUS_PROPERTY("Mode", "s", property_get_mode, 0, 0),                         \
 		    SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, 0),                   \
 		    SD_BUS_PROPERTY("AvailableTriggers", "as", property_get_available_triggers, 0, \
 				    0),                                                            \
@@ -372,6 +394,43 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	return r < 0 ? r : 1;
 }
 
+/* Anyone may record, as anyone may read the properties; RECORD_MAX_PER_UID bounds a user. */
+static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+	_cleanup_strv_free_ char **names = NULL;
+	struct manager *m = userdata;
+	const char *unknown = NULL;
+	uid_t euid;
+	int fd, r;
+
+	r = sd_bus_message_read_strv(msg, &names);
+	if (r < 0)
+		return r;
+	r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds);
+	if (r >= 0)
+		r = sd_bus_creds_get_euid(creds, &euid);
+	if (r < 0)
+		return r;
+	r = record_start(m, euid, names, &fd, &unknown);
+	if (r == -ENOENT)
+		return sd_bus_error_setf(
+		    error, ERROR_UNKNOWN_LED,
+		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
+		    unknown);
+	if (r == -EUSERS)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "User %u already runs %d recordings; end one first.",
+					 (unsigned)euid, RECORD_MAX_PER_UID);
+	if (r < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Failed to start recording: %s.",
+					 strerror(-r));
+	/* sd-bus sends a duplicate: the daemon keeps only the write end. */
+	r = sd_bus_reply_method_return(msg, "h", fd);
+	safe_close(fd);
+	return r;
+}
+
 const sd_bus_vtable bus_manager_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_PROPERTY("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
@@ -383,4 +442,6 @@ const sd_bus_vtable bus_manager_vtable[] = {
 			    method_get_led, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_RESULT("as", errors), method_reload,
 			    SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("Record", SD_BUS_ARGS("as", names), SD_BUS_RESULT("h", pipe),
+			    method_record, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END};

@@ -251,6 +251,19 @@ static void parse_trigger(struct parser *p, const char *value)
 	lc->trigger_line = p->line;
 }
 
+static void parse_blink(struct parser *p, const char *value)
+{
+	if (streq(value, "offload"))
+		p->sec.lc->blink = LED_BLINK_OFFLOAD;
+	else if (streq(value, "software"))
+		p->sec.lc->blink = LED_BLINK_SOFTWARE;
+	else
+		section_error(p, p->line,
+			      "blink = '%s' is not valid: use offload (uledsd blinks) or software "
+			      "(the kernel toggles the brightness).",
+			      value);
+}
+
 static void parse_trigger_attr(struct parser *p, const char *key, const char *value)
 {
 	struct led_conf *lc = p->sec.lc;
@@ -301,6 +314,7 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 	    {"max_brightness", parse_max_brightness},
 	    {"default_brightness", parse_default_brightness},
 	    {"trigger", parse_trigger},
+	    {"blink", parse_blink},
 	    {"backends", parse_backends_list},
 	};
 	const char *dot = strchr(key, '.');
@@ -316,7 +330,7 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 	}
 	section_error(p, p->line,
 		      "unknown key '%s'; known keys: max_brightness, default_brightness, trigger, "
-		      "trigger.ATTRIBUTE, backends, BACKEND.KEY.",
+		      "trigger.ATTRIBUTE, blink, backends, BACKEND.KEY.",
 		      key);
 }
 

@@ -73,7 +73,7 @@ void led_conf_diff(const struct led_conf *old, const struct led_conf *new,
 		   struct led_conf_diff *ret)
 {
 	*ret = (struct led_conf_diff){
-	    .recreate = old->max_brightness != new->max_brightness,
+	    .recreate = old->max_brightness != new->max_brightness || old->blink != new->blink,
 	    /* A number counts only when it is the mode: restore ignores it. */
 	    .defaults = old->default_mode != new->default_mode ||
 			(new->default_mode == DEFAULT_BRIGHTNESS_VALUE &&

@@ -17,6 +17,12 @@ enum default_brightness_mode {
 	DEFAULT_BRIGHTNESS_RESTORE, /* default_brightness = restore: last saved value */
 };
 
+/* blink = offload|software: who times a trigger's blinking (kmod/README, "Event mode"). */
+enum led_blink_mode {
+	LED_BLINK_OFFLOAD,  /* the kernel hands over on/off delays, uledsd's backends blink */
+	LED_BLINK_SOFTWARE, /* the LED core toggles the brightness itself */
+};
+
 struct trigger_attr {
 	char *key; /* sysfs attribute below the LED, e.g. "delay_on" */
 	char *value;
@@ -35,6 +41,7 @@ struct led_conf {
 	unsigned trigger_line;
 	struct trigger_attr *attrs;
 	size_t n_attrs;
+	enum led_blink_mode blink; /* fixed at registration: a change recreates the device */
 	/* The backend instances: parsed here, attached by the LED that runs this definition. */
 	struct led_backend **backends;
 	size_t n_backends;
@@ -51,7 +58,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct led_conf *, led_conf_free)
 
 /* What differs between the running definition and a new one of the same name. */
 struct led_conf_diff {
-	bool recreate; /* max_brightness: the kernel device must be made again */
+	bool recreate; /* max_brightness, blink: the kernel device must be made again */
 	bool defaults; /* default_brightness */
 	bool trigger;  /* trigger or its attributes */
 	bool backends; /* a backend added, removed or with other settings */

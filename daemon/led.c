@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <linux/uleds.h>
 
 #include "backend.h"
@@ -13,9 +14,12 @@
 #include "led.h"
 #include "log.h"
 #include "manager.h"
+#include "record.h"
 #include "state.h"
 #include "string-util.h"
 #include "uleds-ext.h"
+
+#define LED_RING_SIZE 512 /* records the kernel keeps: 40 KiB, half a second of a 1 ms timer */
 
 int led_write_attr(struct led *l, const char *attr, const char *value)
 {
@@ -73,21 +77,39 @@ int led_current_trigger(struct led *l, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
+const char *led_mode_to_string(enum led_mode mode)
+{
+	static const char *const names[] = {
+	    [LED_MODE_LATEST] = "latest-value",
+	    [LED_MODE_EVENT] = "event",
+	    [LED_MODE_EVENT_OFFLOAD] = "event-offload",
+	};
+
+	return names[mode];
+}
+
+/* The LED's state to one backend: a running offloaded blink, else the brightness. */
+static void led_backend_take(struct led *l, struct led_backend *b)
+{
+	bool blinking = l->blink_on_ms || l->blink_off_ms;
+	int r;
+
+	if (blinking && b->ops->blink)
+		r = b->ops->blink(b, l->brightness, l->blink_on_ms, l->blink_off_ms);
+	else
+		r = b->ops->set(b, l->brightness);
+	if (r < 0)
+		log_debug_errno(r, "%s: backend %s failed to take brightness %u: %m", l->name,
+				b->ops->name, l->brightness);
+}
+
 void led_dispatch(struct led *l)
 {
 	struct led_conf *c = l->conf;
 
-	for (size_t i = 0; i < c->n_backends; i++) {
-		struct led_backend *b = c->backends[i];
-		int r;
-
-		if (!b->attached)
-			continue;
-		r = b->ops->set(b, l->brightness);
-		if (r < 0)
-			log_debug_errno(r, "%s: backend %s failed to take brightness %u: %m",
-					l->name, b->ops->name, l->brightness);
-	}
+	for (size_t i = 0; i < c->n_backends; i++)
+		if (c->backends[i]->attached)
+			led_backend_take(l, c->backends[i]);
 	if (c->default_mode == DEFAULT_BRIGHTNESS_RESTORE)
 		led_state_changed(l);
 }
@@ -100,14 +122,67 @@ bool led_has_bus_signals(const struct led *l)
 	return false;
 }
 
-static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unused_, void *userdata)
+/* One record of the LED core, in order. Equal values go to recordings only: backends see
+ * transitions. While an offloaded blink runs, a non-zero brightness is its new level, as
+ * software blinking would go on at it; 0 ends it (kmod/README, "Event mode"). */
+static void led_take_event(struct led *l, const struct uleds_event *ev)
 {
-	struct led *l = userdata;
+	bool blinking = l->blink_on_ms || l->blink_off_ms;
+	unsigned v = ev->brightness < 0 ? 0 : (unsigned)ev->brightness;
+
+	l->lost += ev->lost;
+	record_event(l->manager, l, ev);
+	if (ev->type == ULEDS_EVENT_BLINK) {
+		if (blinking && v == l->brightness && ev->delay_on_ms == l->blink_on_ms &&
+		    ev->delay_off_ms == l->blink_off_ms)
+			return;
+		l->mode = LED_MODE_EVENT_OFFLOAD; /* an adopted fd tells only now */
+		l->blink_on_ms = ev->delay_on_ms;
+		l->blink_off_ms = ev->delay_off_ms;
+	} else if (ev->type == ULEDS_EVENT_BRIGHTNESS) {
+		if (v == l->brightness && (!blinking || v != 0))
+			return;
+		if (v == 0)
+			l->blink_on_ms = l->blink_off_ms = 0;
+	} else
+		return;
+	l->brightness = v;
+	if (blinking != (l->blink_on_ms || l->blink_off_ms) || ev->type == ULEDS_EVENT_BLINK)
+		bus_led_blink_changed(l);
+	led_dispatch(l);
+}
+
+/* Event mode: whole records of l->event_size bytes (80 today; a larger future record starts
+ * with the same fields). Edge-triggered: read until EAGAIN. */
+static int led_read_events(struct led *l, int fd)
+{
+	uint8_t buf[64 * sizeof(struct uleds_event)];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf) - sizeof(buf) % l->event_size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0 || (size_t)n % l->event_size)
+			return n < 0 ? -errno : -EIO;
+		for (size_t off = 0; off < (size_t)n; off += l->event_size) {
+			struct uleds_event ev;
+
+			memcpy(&ev, buf + off, sizeof(ev));
+			led_take_event(l, &ev);
+		}
+	}
+}
+
+/* Latest-value mode: uleds keeps only the latest value and returns one int a read, so a
+ * short read means drained: one read() per change, no EAGAIN. 1: the value changed. */
+static int led_read_latest(struct led *l, int fd)
+{
 	bool changed = false;
 	int v[16];
 
-	/* Edge-triggered: read until drained. uleds keeps only the latest value and returns
-	 * one int a read, so a short read means drained: one read() per change, no EAGAIN. */
 	for (;;) {
 		ssize_t n = read(fd, v, sizeof(v));
 
@@ -117,23 +192,74 @@ static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unus
 			changed = true;
 			if (n == (ssize_t)sizeof(v))
 				continue;
-			break;
+			return changed;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			break;
-		/* A short read or an error: nothing sensible will come from this fd again. */
-		log_error_errno(
-		    n < 0 ? errno : EIO,
-		    "%s: reading the uleds device failed (%m); the LED no longer forwards.",
-		    l->name);
-		sd_event_source_set_enabled(l->io, SD_EVENT_OFF);
-		break;
+			return changed;
+		return n < 0 ? -errno : -EIO;
 	}
-	if (changed)
-		led_dispatch(l);
+}
+
+static void led_record_latest(struct led *l)
+{
+	struct uleds_event ev = {.type = ULEDS_EVENT_BRIGHTNESS, .brightness = (int)l->brightness};
+	struct timespec ts;
+
+	/* No kernel timestamp in this mode: when the daemon read it (the Mode line says so). */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ev.timestamp_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	record_event(l->manager, l, &ev);
+}
+
+static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unused_, void *userdata)
+{
+	struct led *l = userdata;
+	int r;
+
+	if (l->mode != LED_MODE_LATEST)
+		r = led_read_events(l, fd);
+	else {
+		r = led_read_latest(l, fd);
+		if (r > 0) {
+			led_record_latest(l);
+			led_dispatch(l);
+		}
+	}
+	if (r < 0) {
+		/* A short read or an error: nothing sensible will come from this fd again. */
+		log_error_errno(r, "%s: reading the uleds device failed (%m); the LED no longer "
+				   "forwards.",
+				l->name);
+		sd_event_source_set_enabled(l->io, SD_EVENT_OFF);
+	}
 	return 0;
+}
+
+/* Event mode whenever the module offers it (the in-tree uleds answers ENOTTY), before the
+ * setup so a default trigger's first calls are recorded; blink offload unless the
+ * configuration says blink = software (only possible before the setup). */
+static void led_set_event_mode(struct led *l)
+{
+	struct uleds_event_mode mode = {.ring_size = LED_RING_SIZE};
+	int r;
+
+	if (l->manager->uleds_ext == 0)
+		return;
+	if (l->conf->blink == LED_BLINK_OFFLOAD && !l->adopted)
+		mode.flags = ULEDS_EVENT_F_BLINK;
+	r = ioctl(l->fd, ULEDS_IOC_SET_EVENT_MODE, &mode);
+	if (r < (int)sizeof(struct uleds_event)) {
+		if (r >= 0 || errno != ENOTTY)
+			log_warning_errno(r < 0 ? errno : EPROTO,
+					  "%s: the uleds module refused event mode (%m); the LED "
+					  "reports only its latest value.",
+					  l->name);
+		return;
+	}
+	l->event_size = (size_t)r;
+	l->mode = mode.flags ? LED_MODE_EVENT_OFFLOAD : LED_MODE_EVENT;
 }
 
 /* Name of the module that usually provides a trigger, for the error message. */
@@ -332,6 +458,7 @@ static int led_register(struct led *l, char **ret_error)
 				  strerror(errno),
 				  errno == EACCES ? " (uledsd must run as root)" : "");
 	}
+	led_set_event_mode(l);
 	/* A trigger set before the device exists is attached at registration: no window in
 	 * which the LED runs without it. A default brightness must come before the trigger,
 	 * so then the trigger follows later. */
@@ -362,8 +489,9 @@ static int led_register(struct led *l, char **ret_error)
 	if (r < 0)
 		return error_setf(ret_error, r, "%s:%u: the kernel refused to create LED '%s': %s.",
 				  c->file, c->line, l->name, strerror(-r));
-	/* The first read after registration returns the initial value at once. */
-	if (read(l->fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+	/* The first read after registration returns the initial value at once (latest-value
+	 * mode; in event mode a new LED is 0 until a record says otherwise). */
+	if (l->mode == LED_MODE_LATEST && read(l->fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 		l->brightness = (unsigned)(v < 0 ? 0 : v);
 	return 0;
 }
@@ -388,6 +516,7 @@ static int led_adopt(struct led *l, int fd, char **ret_error)
 
 	l->fd = fd;
 	l->adopted = true;
+	led_set_event_mode(l);
 	r = led_read_brightness(l);
 	if (r < 0)
 		return error_setf(ret_error, r,

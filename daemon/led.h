@@ -11,6 +11,13 @@
 
 struct manager;
 
+/* How the LED's fd reports (kmod/README, "Event mode"); D-Bus Mode, uledsctl status. */
+enum led_mode {
+	LED_MODE_LATEST,	/* in-tree uleds: the latest value, read when the daemon gets to it */
+	LED_MODE_EVENT,		/* every call of the LED core, in order, with kernel timestamps */
+	LED_MODE_EVENT_OFFLOAD, /* and a trigger's blinking handed over as on/off delays */
+};
+
 struct led {
 	struct manager *manager;
 	struct led_conf *conf; /* owned: the definition in effect, with its attached backends */
@@ -21,6 +28,10 @@ struct led {
 	    apply_failed; /* the last update could not apply trigger/default: retried next reload */
 	unsigned brightness;
 	unsigned max_brightness;
+	enum led_mode mode;
+	size_t event_size;		    /* event mode: bytes a record */
+	unsigned blink_on_ms, blink_off_ms; /* an offloaded blink runs: both 0 when none */
+	unsigned long long lost;	    /* records the kernel's ring dropped */
 	sd_event_source *io;
 	char *sysfs; /* e.g. /sys/class/leds/NAME */
 	void *bus;   /* D-Bus object state (bus.c) */
@@ -43,6 +54,9 @@ int led_update(struct led *l, struct led_conf *conf, char **ret_error);
 
 /* How conf differs from the LED as it runs. */
 enum led_change led_compare(const struct led *l, const struct led_conf *conf);
+
+/* "latest-value", "event", "event-offload". */
+const char *led_mode_to_string(enum led_mode mode);
 
 /* Send the current brightness to every backend. */
 void led_dispatch(struct led *l);

@@ -210,7 +210,10 @@ static void test_errors(void)
 		     "trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
 	expect_error("[x]\ncolour = red\n",
 		     "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
-		     "default_brightness, trigger, trigger.ATTRIBUTE, backends, BACKEND.KEY.");
+		     "default_brightness, trigger, trigger.ATTRIBUTE, blink, backends, BACKEND.KEY.");
+	expect_error("[x]\nblink = hardware\n",
+		     "t.conf:2: blink = 'hardware' is not valid: use offload (uledsd blinks) or "
+		     "software (the kernel toggles the brightness).");
 	char known[300];
 	snprintf(known, sizeof(known),
 		 "t.conf:2: unknown backend 'nosuch' in 'backends'; known: %s.",

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Recordings: every transition of some LEDs, written to a pipe per recorder (uledsd-dbus(7)). */
+#pragma once
+
+#include <sys/types.h>
+
+struct manager;
+struct led;
+struct uleds_event;
+
+#define RECORD_MAX_PER_UID 8 /* concurrent recordings of one user */
+
+/* Start a recording of the LEDs named in names (NULL or empty: all, also those that come
+ * later). *ret_fd is the pipe's read end, the caller's to hand over and close. Writes the
+ * header and every LED's state now. -EUSERS: uid has RECORD_MAX_PER_UID running;
+ * -ENOENT: a name is not an LED (*ret_name points to it). */
+int record_start(struct manager *m, uid_t uid, char **names, int *ret_fd, const char **ret_name);
+/* One record of LED l (from the kernel in event mode, made up by the daemon otherwise). */
+void record_event(struct manager *m, const struct led *l, const struct uleds_event *ev);
+/* The number of recordings running. */
+unsigned record_count(const struct manager *m);
+void record_stop_all(struct manager *m);
