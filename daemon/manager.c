@@ -20,6 +20,7 @@
 #include "led.h"
 #include "log.h"
 #include "manager.h"
+#include "record.h"
 #include "string-util.h"
 
 int manager_new(struct manager **ret)
@@ -67,6 +68,7 @@ struct manager *manager_free(struct manager *m)
 	if (!m)
 		return NULL;
 	bus_stop(m);
+	record_stop_all(m);
 	/* On exit the LEDs go with their fds; the fd store forgets them too (an orderly stop). */
 	while (m->n_leds > 0)
 		manager_remove_led(m, m->n_leds - 1, true);

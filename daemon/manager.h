@@ -11,6 +11,7 @@
 struct led;
 struct conf;
 struct backend_shared;
+struct recorder;
 
 enum bus_kind {
 	BUS_KIND_NONE,
@@ -41,6 +42,7 @@ struct manager {
 	bool keep_logged; /* fd store LEDs of broken definitions: said once */
 
 	struct backend_shared *backend_shared; /* per-manager state of backends (gpio's watch) */
+	struct recorder *recorders;	       /* Manager.Record() pipes (record.c) */
 
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
 	int *stored_fds;
