@@ -7,7 +7,9 @@
 #include "ratelimit.h"
 #include "string-util.h"
 
-#define LOG_DEFAULT_RATE 20 /* records per second and LED */
+/* Without log.max_rate a self-blinking trigger (heartbeat: ~6 changes a second) would bury
+ * everything else in the journal: one record, then at most one summary every 10 s. */
+#define LOG_SUMMARY_USEC (10 * 1000000ULL)
 #define LOG_MAX_RATE 100000
 
 struct log_backend {
@@ -84,8 +86,6 @@ static int log_verify(struct led_backend *b, char **ret_error _unused_)
 
 	if (!p->level)
 		p->level = LOG_INFO;
-	if (!p->max_rate && !p->rate_set)
-		p->max_rate = LOG_DEFAULT_RATE;
 	return 0;
 }
 
@@ -96,6 +96,8 @@ static int log_attach(struct led_backend *b)
 	(void)log_verify(b, NULL);
 	p->self = b;
 	ratelimit_init(&p->rl, p->max_rate, "log-ratelimit", log_fire, p);
+	if (!p->rate_set)
+		p->rl.interval_usec = LOG_SUMMARY_USEC;
 	return 0;
 }
 
@@ -146,7 +148,7 @@ static bool log_same(const struct led_backend *a, const struct led_backend *b)
 	const struct log_backend *x = a->priv, *y = b->priv;
 	int lx = x->level ? x->level : LOG_INFO, ly = y->level ? y->level : LOG_INFO;
 
-	return lx == ly && x->max_rate == y->max_rate;
+	return lx == ly && x->max_rate == y->max_rate && x->rate_set == y->rate_set;
 }
 
 const struct backend_ops backend_log = {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* One virtual LED: registers it with uleds, applies its settings, forwards brightness. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <linux/uleds.h>
 
@@ -262,8 +264,79 @@ static void led_set_event_mode(struct led *l)
 	l->mode = mode.flags ? LED_MODE_EVENT_OFFLOAD : LED_MODE_EVENT;
 }
 
+/* ledtrig-NAME is a module of the running kernel (modules.dep names its file). */
+static bool trigger_module_exists(const char *trigger)
+{
+	_cleanup_(fclosep) FILE *f = NULL;
+	char path[PATH_MAX], want[96], line[512];
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
+	snprintf(want, sizeof(want), "/ledtrig-%s.ko", trigger);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, want))
+			return true;
+	return false;
+}
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/* Levenshtein, one row: trigger names are short. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned d[LED_NAME_MAX + 2], n = (unsigned)strlen(b);
+
+	if (n > LED_NAME_MAX)
+		return UINT_MAX;
+	for (unsigned j = 0; j <= n; j++)
+		d[j] = j;
+	for (const char *p = a; *p; p++) {
+		unsigned diag = d[0];
+
+		d[0]++;
+		for (unsigned j = 1; j <= n; j++) {
+			unsigned up = d[j], best = MIN(d[j], d[j - 1]) + 1;
+
+			d[j] = MIN(best, diag + (*p != b[j - 1]));
+			diag = up;
+		}
+	}
+	return d[n];
+}
+
+/* A mistyped name: the triggers the kernel offers and the nearest one. */
+static void trigger_nearest_hint(struct led *l, const char *trigger, char *buf, size_t size)
+{
+	_cleanup_free_ char *list = NULL;
+	const char *nearest = NULL;
+	unsigned best = UINT_MAX;
+	char *save = NULL;
+	int n = 0;
+
+	if (led_read_attr(l, "trigger", &list) < 0) {
+		snprintf(buf, size, "no module ledtrig-%s exists; check the name", trigger);
+		return;
+	}
+	for (char *w = strtok_r(list, " []", &save); w; w = strtok_r(NULL, " []", &save)) {
+		unsigned dist = edit_distance(w, trigger);
+
+		if (dist < best && !streq(w, "none")) {
+			best = dist;
+			nearest = w;
+		}
+	}
+	n = snprintf(buf, size, "no module ledtrig-%s exists", trigger);
+	if (nearest && best <= 3 && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, "; did you mean '%s'?", nearest);
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " (see %s/trigger)", l->sysfs);
+}
+
 /* Name of the module that usually provides a trigger, for the error message. */
-static void trigger_module_hint(const char *trigger, char *buf, size_t size)
+static void trigger_module_hint(struct led *l, const char *trigger, char *buf, size_t size)
 {
 	if (strncmp(trigger, "phy", 3) == 0)
 		snprintf(buf, size,
@@ -273,8 +346,12 @@ static void trigger_module_hint(const char *trigger, char *buf, size_t size)
 	else if (strncmp(trigger, "mmc", 3) == 0 || strncmp(trigger, "kbd-", 4) == 0 ||
 		 strncmp(trigger, "rfkill", 6) == 0)
 		snprintf(buf, size, "it comes from the driver of that device; is it present?");
+	else if (trigger_module_exists(trigger))
+		snprintf(buf, size,
+			 "load its module (modprobe ledtrig-%s); uledsd attaches it when it appears",
+			 trigger);
 	else
-		snprintf(buf, size, "load its module: modprobe ledtrig-%s", trigger);
+		trigger_nearest_hint(l, trigger, buf, size);
 }
 
 /* Select the configured trigger (or none). Already in effect (set at registration, or an
@@ -284,7 +361,7 @@ static int led_set_trigger(struct led *l, char **ret_error)
 	struct led_conf *c = l->conf;
 	_cleanup_free_ char *cur = NULL;
 	const char *want = c->trigger ? c->trigger : "none";
-	char hint[128];
+	char hint[256];
 	int r;
 
 	if (led_current_trigger(l, &cur) >= 0 && streq(cur, want))
@@ -307,7 +384,7 @@ static int led_set_trigger(struct led *l, char **ret_error)
 		r = -ENOENT;
 	if (r >= 0)
 		return 0;
-	trigger_module_hint(want, hint, sizeof(hint));
+	trigger_module_hint(l, want, hint, sizeof(hint));
 	return error_setf(ret_error, r, "%s:%u: trigger '%s' is not available for [%s]: %s.",
 			  c->file, c->trigger_line ? c->trigger_line : c->line, want, l->name,
 			  hint);
@@ -542,16 +619,36 @@ static int led_create(struct led *l, char **ret_error)
 	r = led_apply_default(l, ret_error);
 	if (r >= 0 && c->trigger)
 		r = led_apply_trigger(l, ret_error);
+	/* A trigger whose module is not loaded yet: the LED works meanwhile, and
+	 * led_retry_trigger() attaches it once the module appears. */
+	if (r == -ENOENT && *ret_error) {
+		l->apply_failed = true;
+		r = 1;
+	}
 	if (r < 0)
 		return r;
 	(void)led_read_brightness(l);
-	return 0;
+	return r;
+}
+
+int led_retry_trigger(struct led *l)
+{
+	_cleanup_free_ char *err = NULL;
+
+	if (!l->apply_failed || !l->conf->trigger || led_apply_trigger(l, &err) < 0)
+		return 0;
+	l->apply_failed = false;
+	log_info("%s: trigger '%s' is available now; attached.", l->name, l->conf->trigger);
+	(void)led_read_brightness(l);
+	led_dispatch(l);
+	return 1;
 }
 
 int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led **ret,
 	    char **ret_error)
 {
 	_cleanup_(led_freep) struct led *l = NULL;
+	bool pending;
 	int r;
 
 	*ret_error = NULL;
@@ -572,6 +669,7 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 	r = adopt_fd >= 0 ? led_adopt(l, adopt_fd, ret_error) : led_create(l, ret_error);
 	if (r < 0)
 		return r;
+	pending = r > 0;
 	/* Edge-triggered: sd-event dispatches one source per iteration, and level-triggered fds
 	 * not read yet would all be reported again each time (quadratic in a burst over many
 	 * LEDs; measured 837 vs 14113 changes/s over 1000 LEDs). */
@@ -586,7 +684,7 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 		fdstore_add(l);
 	bus_led_added(l);
 	*ret = TAKE_PTR(l);
-	return 0;
+	return pending;
 }
 
 static void led_detach_backends(struct led_conf *c)

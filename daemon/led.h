@@ -40,9 +40,12 @@ struct led {
 
 /* Create the kernel LED for conf (taking ownership of conf) and attach its backends.
  * adopt_fd >= 0: an fd that already carries the LED (fd store): no registration.
- * On failure returns -errno and a malloc'ed message for the user in *ret_error. */
+ * On failure returns -errno and a malloc'ed message for the user in *ret_error. Returns 1
+ * (message set too) when the LED exists but its trigger is not available yet. */
 int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led **ret,
 	    char **ret_error);
+/* A trigger that was not available: attach it if it is now (1: attached). */
+int led_retry_trigger(struct led *l);
 /* Detach backends, close the fd: the kernel removes the LED. */
 struct led *led_free(struct led *l);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct led *, led_free)

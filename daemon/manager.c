@@ -187,6 +187,8 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
 		return r;
 	}
+	if (r > 0) /* created; its trigger waits for its module */
+		report(m, errors, n_errors, err);
 	/* Adoption matters after a crash; plain creation of 1000 LEDs would flood the journal. */
 	log_full(fd >= 0 ? LOG_INFO : LOG_DEBUG, "%s: %s (max_brightness %u, brightness %u%s%s).",
 		 l->name, fd >= 0 ? "adopted from the fd store" : "created", l->max_brightness,
@@ -341,6 +343,32 @@ static int manager_check_can_run(struct manager *m, const struct conf *c)
 			       c->n_leds, m->sysfs_leds);
 }
 
+/* Trigger modules load at any time (modprobe, a device appearing): LEDs whose trigger was not
+ * available get it without a reload. A loop over the LEDs every 2 s costs nothing. */
+static int on_trigger_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	for (size_t i = 0; i < m->n_leds; i++)
+		if (led_retry_trigger(m->leds[i]) > 0 && m->n_errors > 0)
+			m->n_errors--;
+	(void)sd_event_source_set_time(s, usec + 2000000);
+	(void)sd_event_source_set_enabled(s, SD_EVENT_ON);
+	return 0;
+}
+
+static void manager_watch_triggers(struct manager *m)
+{
+	sd_event_source *s;
+
+	if (sd_event_add_time_relative(m->event, &s, CLOCK_MONOTONIC, 2000000, 0,
+				       on_trigger_retry, m) < 0)
+		return;
+	(void)sd_event_source_set_description(s, "trigger-retry");
+	(void)sd_event_source_set_floating(s, true);
+	sd_event_source_unref(s);
+}
+
 int manager_start(struct manager *m)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
@@ -359,6 +387,7 @@ int manager_start(struct manager *m)
 	r = manager_watch_signals(m);
 	if (r < 0)
 		return r;
+	manager_watch_triggers(m);
 	r = sd_event_set_watchdog(m->event, true);
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");
