@@ -45,6 +45,8 @@ struct ctl {
 	bool no_pager;
 	bool tty;   /* stdout is a terminal: header, lamp row */
 	bool color; /* and colours are wanted (not NO_COLOR, not TERM=dumb) */
+	/* record's options, in the order of enum record_opt (record.c) */
+	const char *record_opts[4];
 };
 
 struct ctl_backend {
@@ -130,3 +132,6 @@ int cmd_reload(struct ctl *c, char **args, size_t n);
 
 /* monitor.c */
 int cmd_monitor(struct ctl *c, char **args, size_t n);
+
+/* record.c */
+int cmd_record(struct ctl *c, char **args, size_t n);

@@ -39,6 +39,13 @@ static const struct command commands[] = {
      "Prints a line for each change of brightness or backend state, for LEDs that come\n"
      "and go, and for uledsd leaving and coming back (it waits for it). On a terminal, a\n"
      "row of lamps under the lines shows every LED in its colour. Ctrl-C ends it.\n"},
+    {"record", 1, ANY, false, false, cmd_record,
+     "record NAME... [--duration S | --count N] [--format text|csv|json|vcd] [--svg FILE]",
+     "Records every transition of the named LEDs with the kernel's timestamps: a line each\n"
+     "(seconds since the start, LED, value, time since its previous transition), then a\n"
+     "summary per LED (transitions, on/off time min/median/max, period, duty cycle, lost).\n"
+     "Ends after --duration seconds, --count transitions, or Ctrl-C. --format vcd writes a\n"
+     "value change dump for PulseView or GTKWave, --svg FILE a waveform for a browser.\n"},
     {"reload", 0, 0, false, false, cmd_reload, "reload",
      "Makes uledsd re-read its configuration and apply what changed, and prints the\n"
      "errors it found, one a line. Exit status 1 when there are any. Needs root.\n"},
@@ -85,7 +92,17 @@ static int usage_error(const char *fmt, const char *arg)
 
 int main(int argc, char *argv[])
 {
-	enum { ARG_VERSION = 0x100, ARG_JSON, ARG_NO_PAGER, ARG_BUS, ARG_ADDRESS };
+	enum {
+		ARG_VERSION = 0x100,
+		ARG_JSON,
+		ARG_NO_PAGER,
+		ARG_BUS,
+		ARG_ADDRESS,
+		ARG_DURATION, /* record's, in the order of ctl.record_opts */
+		ARG_COUNT,
+		ARG_FORMAT,
+		ARG_SVG,
+	};
 	static const struct option options[] = {
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, ARG_VERSION},
@@ -93,6 +110,10 @@ int main(int argc, char *argv[])
 	    {"no-pager", no_argument, NULL, ARG_NO_PAGER},
 	    {"bus", required_argument, NULL, ARG_BUS},
 	    {"address", required_argument, NULL, ARG_ADDRESS},
+	    {"duration", required_argument, NULL, ARG_DURATION},
+	    {"count", required_argument, NULL, ARG_COUNT},
+	    {"format", required_argument, NULL, ARG_FORMAT},
+	    {"svg", required_argument, NULL, ARG_SVG},
 	    {},
 	};
 	struct ctl c = {.bus_kind = "system"};
@@ -125,6 +146,12 @@ int main(int argc, char *argv[])
 			break;
 		case ARG_ADDRESS:
 			c.address = optarg;
+			break;
+		case ARG_DURATION:
+		case ARG_COUNT:
+		case ARG_FORMAT:
+		case ARG_SVG:
+			c.record_opts[opt - ARG_DURATION] = optarg;
 			break;
 		default:
 			return usage_error("%s", "Unknown option or missing argument (above).");

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/* uledsctl record without a bus: the daemon's lines in, transitions, statistics, CSV, JSON,
+ * VCD and SVG out. */
+#include <errno.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "record-data.h"
+#include "test.h"
+
+#define MS 1000000ULL
+
+static void feed(struct recording *rec, const char *line, int expect)
+{
+	size_t led = 99;
+	int r = recording_feed(rec, line, &led);
+
+	CHECK_INT(r, expect, line);
+}
+
+/* A software blink 24 ms on, 36 ms off: 10 cycles from t = 1 s. */
+static void feed_blink(struct recording *rec)
+{
+	char line[128];
+	uint64_t t = 1000 * MS;
+
+	feed(rec, "uledsd-record 1", 0);
+	feed(rec, "1000000000\tb:green:x\tmode\tevent\t1", 0);
+	feed(rec, "1000000000\tb:green:x\tstate\t0\t0\t0", 0);
+	for (int i = 0; i < 10; i++) {
+		snprintf(line, sizeof(line), "%llu\tb:green:x\tbrightness\t1",
+			 (unsigned long long)(t + 5 * MS));
+		feed(rec, line, 1);
+		snprintf(line, sizeof(line), "%llu\tb:green:x\tbrightness\t1",
+			 (unsigned long long)(t + 6 * MS));
+		feed(rec, line, 0); /* an equal value: a record, not a transition */
+		snprintf(line, sizeof(line), "%llu\tb:green:x\tbrightness\t0",
+			 (unsigned long long)(t + 29 * MS));
+		feed(rec, line, 1);
+		t += 60 * MS;
+	}
+	rec->end_ns = t + 10 * MS;
+}
+
+static void test_stats(void)
+{
+	struct recording rec = {0};
+	struct rec_stats s;
+
+	feed_blink(&rec);
+	CHECK_INT(rec.n_leds, 1, "one LED");
+	CHECK_INT(rec_led_stats(&rec.leds[0], &s), 0, "stats");
+	CHECK_INT(s.transitions, 20, "transitions");
+	CHECK_INT(rec.leds[0].records, 30, "records");
+	CHECK_INT(s.n_on, 10, "complete on intervals");
+	CHECK_INT(s.n_off, 9, "complete off intervals (the last is cut by the end)");
+	CHECK_INT(s.on_median, 24000, "on median, us");
+	CHECK_INT(s.off_median, 36000, "off median, us");
+	CHECK_INT(s.period, 60000, "period, us");
+	CHECK((s.duty > 0.399 && s.duty < 0.401), "duty %f", s.duty);
+	feed(&rec, "garbage", -EBADMSG);
+	feed(&rec, "1\t\tdropped\t7", 0);
+	CHECK_INT(rec.dropped, 7, "dropped lines counted");
+	recording_clear(&rec);
+}
+
+static void test_offload(void)
+{
+	struct recording rec = {0};
+	struct rec_stats s;
+
+	feed(&rec, "uledsd-record 1", 0);
+	feed(&rec, "100\tb:red:y\tmode\tevent-offload\t255", 0);
+	feed(&rec, "100\tb:red:y\tstate\t0\t0\t0", 0);
+	feed(&rec, "200\tb:red:y\tblink\t255\t20\t30", 1);
+	feed(&rec, "300\tb:red:y\tbrightness\t128", 1); /* a new level: still blinking */
+	CHECK_INT(rec.leds[0].changes[1].on_ms, 20, "a level during a blink keeps blinking");
+	feed(&rec, "400\tb:red:y\tlost\t3", 0);
+	CHECK_INT(rec_led_stats(&rec.leds[0], &s), 0, "stats");
+	CHECK_INT(s.blink_on_ms, 20, "blink on");
+	CHECK_INT(s.period, 50000, "period from the blink's delays");
+	CHECK_INT(s.lost, 3, "lost");
+	recording_clear(&rec);
+}
+
+static char *render(int (*fn)(FILE *, const struct recording *), const struct recording *rec)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	CHECK_INT(fn(f, rec), 0, "render");
+	fclose(f);
+	return buf;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+static void test_renderings(void)
+{
+	struct recording rec = {0};
+	_cleanup_free_ char *vcd = NULL, *svg = NULL;
+	const char *changes;
+
+	feed_blink(&rec);
+	vcd = render(record_write_vcd, &rec);
+	CHECK_INT(count(vcd, "$var wire 1 ! b:green:x $end"), 1, "one VCD signal");
+	/* After $dumpvars' initial value: one value change a transition. */
+	changes = strstr(vcd, "$dumpvars");
+	changes = changes ? strstr(changes, "$end\n") : NULL;
+	CHECK_INT(count(changes ? changes : "", "!\n"), 20, "VCD changes = transitions");
+	svg = render(record_write_svg, &rec);
+	CHECK_INT(count(svg, "class=\"lane\""), 1, "one SVG lane");
+	CHECK(strstr(svg, "</svg>") != NULL, "SVG complete");
+	recording_clear(&rec);
+}
+
+int main(void)
+{
+	test_stats();
+	test_offload();
+	test_renderings();
+	return test_finish("test-record-data");
+}
