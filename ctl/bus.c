@@ -69,7 +69,8 @@ int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...)
 	if (name && streq(name, SD_BUS_ERROR_ACCESS_DENIED))
 		return ctl_fail(c, CTL_EXIT_FAILURE,
 				"Permission denied: 'uledsctl %s' changes state, which uledsd "
-				"allows for root only. Run it as root (sudo uledsctl %s ...).",
+				"allows for root, the group uledsd and whom polkit admits. Run it "
+				"as root (sudo uledsctl %s ...) or ask to be added to the group.",
 				c->command, c->command);
 	if (name && (streq(name, SD_BUS_ERROR_NO_REPLY) || streq(name, SD_BUS_ERROR_TIMEOUT)))
 		return ctl_fail(c, CTL_EXIT_FAILURE,
@@ -180,6 +181,10 @@ int ctl_led_read_props(struct ctl_led *l, sd_bus_message *m)
 			r = read_string(m, &l->name);
 		else if (streq(key, "Trigger"))
 			r = read_string(m, &l->trigger);
+		else if (streq(key, "Mode"))
+			r = read_string(m, &l->mode);
+		else if (streq(key, "Blink"))
+			r = sd_bus_message_read(m, "v", "(uu)", &l->blink_on_ms, &l->blink_off_ms);
 		else if (streq(key, "Brightness"))
 			r = sd_bus_message_read(m, "v", "u", &l->brightness);
 		else if (streq(key, "MaxBrightness"))
@@ -243,6 +248,7 @@ void ctl_led_clear(struct ctl_led *l)
 	free(l->path);
 	free(l->name);
 	free(l->trigger);
+	free(l->mode);
 	*l = (struct ctl_led){0};
 }
 

@@ -18,12 +18,6 @@ static void strv_freep(char ***l)
 }
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
 
-static void bus_error_freep(sd_bus_error *e)
-{
-	sd_bus_error_free(e);
-}
-#define _cleanup_bus_error_ _cleanup_(bus_error_freep)
-
 /* "log, gpio (waiting for gpiochip3)": a working backend by name, a failing one with why. */
 static char *backends_summary(const struct ctl_led *l, bool *all_ok)
 {
@@ -115,6 +109,11 @@ static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
 	printf("        Path: %s\n", l->path);
 	printf("  Brightness: %u/%u (%u%%)\n", l->brightness, l->max_brightness, pct);
 	printf("     Trigger: %s\n", l->trigger);
+	if (l->mode)
+		printf("        Mode: %s\n", l->mode);
+	if (l->blink_on_ms || l->blink_off_ms)
+		printf("       Blink: %u ms on, %u ms off (offloaded)\n", l->blink_on_ms,
+		       l->blink_off_ms);
 	for (size_t i = 0; i < l->n_backends; i++) {
 		const struct ctl_backend *b = &l->backends[i];
 
@@ -183,7 +182,10 @@ int cmd_status(struct ctl *c, char **args, size_t n)
 		json_key(&j, "led_count");
 		json_uint(&j, n_leds);
 		json_key(&j, "errors");
-		json_strv(&j, errors_known ? errors : NULL);
+		if (errors_known && !errors) /* sd-bus reads an empty array as NULL */
+			json_strv(&j, (char *[]){NULL});
+		else
+			json_strv(&j, errors_known ? errors : NULL);
 		json_key(&j, "leds");
 		json_begin(&j, '[');
 		for (size_t i = 0; i < n_leds; i++)

@@ -35,6 +35,12 @@ static inline void freep(void *p)
 }
 #define _cleanup_free_ _cleanup_(freep)
 
+static inline void bus_error_freep(sd_bus_error *e)
+{
+	sd_bus_error_free(e);
+}
+#define _cleanup_bus_error_ _cleanup_(bus_error_freep)
+
 struct ctl {
 	sd_bus *bus;
 	const char *bus_kind; /* "system" or "session": for messages */
@@ -45,6 +51,11 @@ struct ctl {
 	bool no_pager;
 	bool tty;   /* stdout is a terminal: header, lamp row */
 	bool color; /* and colours are wanted (not NO_COLOR, not TERM=dumb) */
+	/* create's options */
+	const char *create_max, *create_trigger;
+	char *create_backends; /* --backend B..., space-separated */
+	bool create_keep;
+	bool create_options; /* one of them was given */
 	/* record's options, in the order of enum record_opt (record.c) */
 	const char *record_opts[4];
 };
@@ -61,6 +72,8 @@ struct ctl_led {
 	uint32_t brightness;
 	uint32_t max_brightness;
 	char *trigger;
+	char *mode;			    /* "event-offload", "event", "latest-value" */
+	uint32_t blink_on_ms, blink_off_ms; /* an offloaded blink, 0/0: none */
 	struct ctl_backend *backends;
 	size_t n_backends;
 	bool transient;
@@ -129,6 +142,13 @@ int cmd_get(struct ctl *c, char **args, size_t n);
 int cmd_set(struct ctl *c, char **args, size_t n);
 int cmd_trigger(struct ctl *c, char **args, size_t n);
 int cmd_reload(struct ctl *c, char **args, size_t n);
+
+/* create.c */
+int cmd_create(struct ctl *c, char **args, size_t n);
+int cmd_remove(struct ctl *c, char **args, size_t n);
+
+/* agent.c: a call that may need polkit to ask for a password (state changes). */
+int ctl_call_interactive(struct ctl *c, sd_bus_message *m, sd_bus_error *e, sd_bus_message **reply);
 
 /* monitor.c */
 int cmd_monitor(struct ctl *c, char **args, size_t n);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* uledsctl: the command line of uledsd over io.uledsd1 (options, commands, their help). */
+#include <errno.h>
 #include <getopt.h>
 #include <unistd.h>
 
@@ -15,6 +16,22 @@ struct command {
 };
 
 #define ANY SIZE_MAX
+
+enum {
+	ARG_VERSION = 0x100,
+	ARG_JSON,
+	ARG_NO_PAGER,
+	ARG_BUS,
+	ARG_ADDRESS,
+	ARG_MAX,
+	ARG_TRIGGER,
+	ARG_BACKEND,
+	ARG_KEEP,
+	ARG_DURATION, /* record's, in the order of ctl.record_opts */
+	ARG_COUNT,
+	ARG_FORMAT,
+	ARG_SVG,
+};
 
 static const struct command commands[] = {
     {"list", 0, 0, true, true, cmd_list, "list [--json] [--no-pager]",
@@ -39,6 +56,18 @@ static const struct command commands[] = {
      "Prints a line for each change of brightness or backend state, for LEDs that come\n"
      "and go, and for uledsd leaving and coming back (it waits for it). On a terminal, a\n"
      "row of lamps under the lines shows every LED in its colour. Ctrl-C ends it.\n"},
+    {"create", 1, ANY, false, false, cmd_create,
+     "create NAME [--max N] [--trigger T [ATTR=VALUE...]] [--backend B...] [KEY=VALUE...] "
+     "[--keep]",
+     "Creates a transient LED: KEY=VALUE are the keys of a section of uledsd.conf(5)\n"
+     "(gpio.chip=... gpio.line=...); a word without a dot that is not such a key is an\n"
+     "attribute of the trigger (delay_on=100). Without --backend or backends=, the LED\n"
+     "gets the dbus backend. Without --keep it lives as long as this command, which\n"
+     "monitors it until Ctrl-C; with --keep it stays until 'uledsctl remove' or uledsd\n"
+     "stops. Needs root, the group uledsd or polkit's consent.\n"},
+    {"remove", 1, 1, false, false, cmd_remove, "remove NAME",
+     "Removes a transient LED (one made by create). Needs root, the group uledsd or\n"
+     "polkit's consent.\n"},
     {"record", 1, ANY, false, false, cmd_record,
      "record NAME... [--duration S | --count N] [--format text|csv|json|vcd] [--svg FILE]",
      "Records every transition of the named LEDs with the kernel's timestamps: a line each\n"
@@ -82,6 +111,28 @@ static void help_command(const struct command *cmd)
 		printf("     --no-pager        do not pipe the output into a pager\n");
 }
 
+/* --backend may repeat: the list grows, space-separated as in "backends =". */
+static int create_option(struct ctl *c, int opt, const char *arg)
+{
+	char *s = NULL;
+
+	c->create_options = true;
+	if (opt == ARG_MAX)
+		c->create_max = arg;
+	else if (opt == ARG_TRIGGER)
+		c->create_trigger = arg;
+	else if (opt == ARG_KEEP)
+		c->create_keep = true;
+	else {
+		if (asprintf(&s, "%s%s%s", c->create_backends ? c->create_backends : "",
+			     c->create_backends ? " " : "", arg) < 0)
+			return -ENOMEM;
+		free(c->create_backends);
+		c->create_backends = s;
+	}
+	return 0;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fputs("uledsctl: ", stderr);
@@ -92,17 +143,6 @@ static int usage_error(const char *fmt, const char *arg)
 
 int main(int argc, char *argv[])
 {
-	enum {
-		ARG_VERSION = 0x100,
-		ARG_JSON,
-		ARG_NO_PAGER,
-		ARG_BUS,
-		ARG_ADDRESS,
-		ARG_DURATION, /* record's, in the order of ctl.record_opts */
-		ARG_COUNT,
-		ARG_FORMAT,
-		ARG_SVG,
-	};
 	static const struct option options[] = {
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, ARG_VERSION},
@@ -110,6 +150,10 @@ int main(int argc, char *argv[])
 	    {"no-pager", no_argument, NULL, ARG_NO_PAGER},
 	    {"bus", required_argument, NULL, ARG_BUS},
 	    {"address", required_argument, NULL, ARG_ADDRESS},
+	    {"max", required_argument, NULL, ARG_MAX},
+	    {"trigger", required_argument, NULL, ARG_TRIGGER},
+	    {"backend", required_argument, NULL, ARG_BACKEND},
+	    {"keep", no_argument, NULL, ARG_KEEP},
 	    {"duration", required_argument, NULL, ARG_DURATION},
 	    {"count", required_argument, NULL, ARG_COUNT},
 	    {"format", required_argument, NULL, ARG_FORMAT},
@@ -147,6 +191,13 @@ int main(int argc, char *argv[])
 		case ARG_ADDRESS:
 			c.address = optarg;
 			break;
+		case ARG_MAX:
+		case ARG_TRIGGER:
+		case ARG_BACKEND:
+		case ARG_KEEP:
+			if (create_option(&c, opt, optarg) < 0)
+				return ctl_fail(&c, CTL_EXIT_FAILURE, "Out of memory.");
+			break;
 		case ARG_DURATION:
 		case ARG_COUNT:
 		case ARG_FORMAT:
@@ -182,6 +233,9 @@ int main(int argc, char *argv[])
 	}
 	if (c.json && !cmd->json)
 		return usage_error("--json is for list and status, not '%s'.", cmd->name);
+	if (c.create_options && !streq(cmd->name, "create"))
+		return usage_error(
+		    "--max, --trigger, --backend and --keep are for create, not '%s'.", cmd->name);
 	c.command = cmd->name;
 	if (c.address ? asprintf(&c.bus_desc, "bus at %s", c.address) < 0
 		      : asprintf(&c.bus_desc, "%s bus", c.bus_kind) < 0)

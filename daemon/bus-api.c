@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "access.h"
 #include "backend.h"
 #include "bus-api.h"
 #include "led.h"
@@ -15,25 +16,6 @@
 #define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
 #define ERROR_UNKNOWN_TRIGGER "io.uledsd1.Error.UnknownTrigger"
 #define ERROR_UNKNOWN_ATTRIBUTE "io.uledsd1.Error.UnknownAttribute"
-
-/* The caller's effective uid as dbus-daemon saw it on the socket (never the racy /proc). */
-static int check_root(sd_bus_message *msg, sd_bus_error *error)
-{
-	_cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
-	uid_t euid;
-	int r;
-
-	r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds);
-	if (r < 0)
-		return r;
-	if (!(sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID) &&
-	    sd_bus_creds_get_euid(creds, &euid) >= 0 && euid == 0)
-		return 0;
-	return sd_bus_error_setf(
-	    error, SD_BUS_ERROR_ACCESS_DENIED,
-	    "%s.%s() changes state and is allowed for root only; run it as root (sudo busctl ...).",
-	    sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg));
-}
 
 /* ---- io.uledsd1.LED ------------------------------------------------------------------- */
 
@@ -113,9 +95,9 @@ static int method_set_brightness(sd_bus_message *msg, void *userdata, sd_bus_err
 	r = sd_bus_message_read(msg, "u", &v);
 	if (r < 0)
 		return r;
-	r = check_root(msg, error);
-	if (r < 0)
-		return r;
+	r = access_check(l->manager, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	if (v > l->max_brightness)
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_INVALID_ARGS,
@@ -140,9 +122,9 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	r = sd_bus_message_read(msg, "s", &t);
 	if (r < 0)
 		return r;
-	r = check_root(msg, error);
-	if (r < 0)
-		return r;
+	r = access_check(l->manager, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	if (!*t || strlen(t) > 63 || strpbrk(t, " \t\n[]"))
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_INVALID_ARGS,
@@ -216,9 +198,9 @@ static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd
 	r = read_attr_pairs(msg, l, &pairs, error);
 	if (r < 0)
 		return r;
-	r = check_root(msg, error);
-	if (r < 0)
-		return r;
+	r = access_check(l->manager, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	for (size_t i = 0; pairs && pairs[i]; i += 2) {
 		r = led_write_attr(l, pairs[i], pairs[i + 1]);
 		if (r == -ENOENT) {
@@ -275,6 +257,8 @@ static int property_get_blink(sd_bus *bus _unused_, const char *path _unused_,
 				    0),                                                            \
 		    SD_BUS_PROPERTY("Backends", "a(sbs)", property_get_backends, 0,                \
 				    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),                          \
+		    SD_BUS_PROPERTY("Transient", "b", bus_property_get_transient, 0,               \
+				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
 		    SD_BUS_METHOD_WITH_ARGS("SetBrightness", SD_BUS_ARGS("u", brightness),         \
 					    SD_BUS_NO_RESULT, method_set_brightness,               \
 					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
@@ -375,9 +359,9 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	struct manager *m = userdata;
 	int r;
 
-	r = check_root(msg, error);
-	if (r < 0)
-		return r;
+	r = access_check(m, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	/* Synchronous: the reply goes out once the new configuration is in effect (ExecReload=). */
 	r = manager_reload(m, &errors);
 	if (r < 0)
@@ -423,8 +407,8 @@ static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 					 "User %u already runs %d recordings; end one first.",
 					 (unsigned)euid, RECORD_MAX_PER_UID);
 	if (r < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Failed to start recording: %s.",
-					 strerror(-r));
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+					 "Failed to start recording: %s.", strerror(-r));
 	/* sd-bus sends a duplicate: the daemon keeps only the write end. */
 	r = sd_bus_reply_method_return(msg, "h", fd);
 	safe_close(fd);
@@ -442,6 +426,13 @@ const sd_bus_vtable bus_manager_vtable[] = {
 			    method_get_led, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_RESULT("as", errors), method_reload,
 			    SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("CreateLED", SD_BUS_ARGS("s", name, "a(ss)", settings, "b", keep),
+			    SD_BUS_RESULT("o", led), bus_method_create_led,
+			    SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("CanManage", SD_BUS_NO_ARGS, SD_BUS_RESULT("b", can),
+			    bus_method_can_manage, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("RemoveLED", SD_BUS_ARGS("s", name), SD_BUS_NO_RESULT,
+			    bus_method_remove_led, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD_WITH_ARGS("Record", SD_BUS_ARGS("as", names), SD_BUS_RESULT("h", pipe),
 			    method_record, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END};

@@ -4,12 +4,14 @@
 #include <string.h>
 #include <systemd/sd-bus.h>
 
+#include "access.h"
 #include "bus-api.h"
 #include "bus.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
 #include "string-util.h"
+#include "transient.h"
 
 #define USEC_PER_MSEC 1000ULL
 /* A connection lost before it was up (a dbus-daemon going down as we connected): the next
@@ -266,6 +268,10 @@ static void bus_drop(struct bus *b)
 {
 	struct manager *m = b->manager;
 
+	/* Their creators' connections went with the bus (and their tracks hold the bus object). */
+	transient_bus_lost(m);
+	access_free_all(m);
+
 	for (size_t i = 0; i < m->n_leds; i++) {
 		struct bus_led *bl = m->leds[i]->bus;
 
@@ -469,6 +475,7 @@ void bus_stop(struct manager *m)
 
 	if (!b)
 		return;
+	access_free_all(m);
 	/* The daemon exits: the name goes with the connection, no InterfacesRemoved per LED. */
 	for (size_t i = 0; i < m->n_leds; i++)
 		bus_led_free(m->leds[i]);

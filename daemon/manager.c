@@ -22,6 +22,7 @@
 #include "manager.h"
 #include "record.h"
 #include "string-util.h"
+#include "transient.h"
 
 int manager_new(struct manager **ret)
 {
@@ -52,7 +53,7 @@ int manager_new(struct manager **ret)
 	return 0;
 }
 
-static void manager_remove_led(struct manager *m, size_t i, bool forget)
+void manager_remove_led(struct manager *m, size_t i, bool forget)
 {
 	struct led *l = m->leds[i];
 
@@ -69,6 +70,7 @@ struct manager *manager_free(struct manager *m)
 		return NULL;
 	bus_stop(m);
 	record_stop_all(m);
+	transient_free_all(m);
 	/* On exit the LEDs go with their fds; the fd store forgets them too (an orderly stop). */
 	while (m->n_leds > 0)
 		manager_remove_led(m, m->n_leds - 1, true);
@@ -403,6 +405,7 @@ int manager_start(struct manager *m)
 	for (size_t i = 0; i < c->n_leds; i++)
 		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &m->load_errors, &n_errors) == -ENOMEM)
 			return log_oom();
+	transient_restore(m); /* --keep LEDs of a crashed uledsd, after the configured ones */
 	/* D-Bus after the LEDs: their objects are in place before the name is taken, so no
 	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
 	(void)bus_start(m);
@@ -431,6 +434,8 @@ static void reload_remove(struct manager *m, struct conf *c)
 		struct led *l = m->leds[i];
 		struct led_conf *nc = conf_find(c, l->name);
 
+		if (transient_is(m, l))
+			continue; /* not from the configuration: reload leaves it alone */
 		if (nc && led_compare(l, nc) != LED_CHANGE_RECREATE)
 			continue;
 		if (!nc && conf_is_failed(c, l->name)) {
@@ -449,6 +454,18 @@ static void reload_remove(struct manager *m, struct conf *c)
 		wait_led_gone(m, recreated[i]);
 }
 
+static void report_transient_holds(struct manager *m, struct led_conf *nc, struct reload_errors *e)
+{
+	_cleanup_free_ char *msg = NULL;
+
+	if (asprintf(&msg,
+		     "%s:%u: [%s] is held by a transient LED (uledsctl create); it is created by "
+		     "the first reload after that LED is removed (uledsctl remove %s).",
+		     nc->file, nc->line, nc->name, nc->name) < 0)
+		return;
+	report(m, &e->errors, &e->n, msg);
+}
+
 /* Updates in place, which may free resources (a GPIO line) a new LED wants; then new LEDs. */
 static void reload_update_add(struct manager *m, struct conf *c, struct reload_errors *e)
 {
@@ -459,6 +476,10 @@ static void reload_update_add(struct manager *m, struct conf *c, struct reload_e
 
 		if (!l)
 			continue;
+		if (transient_is(m, l)) {
+			report_transient_holds(m, nc, e);
+			continue;
+		}
 		if (led_compare(l, nc) == LED_CHANGE_NONE) {
 			log_debug("%s: unchanged.", l->name);
 			continue;

@@ -33,8 +33,10 @@ struct manager {
 	size_t n_errors;    /* errors of the last (re)load */
 	char **load_errors; /* and their text, for D-Bus LoadErrors (NULL before the first load) */
 
-	int uleds_ext; /* /dev/uleds has our kmod's ioctls: -1 not known yet, 0 no, 1 yes */
-	void *bus;     /* bus.c */
+	int uleds_ext;	 /* /dev/uleds has our kmod's ioctls: -1 not known yet, 0 no, 1 yes */
+	void *bus;	 /* bus.c */
+	void *transient; /* transient.c: LEDs made by CreateLED */
+	void *access;	 /* access.c: method calls waiting for dbus-daemon or polkit */
 	bool reloading;
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify;	    /* NOTIFY_SOCKET is set: talk to systemd */
@@ -63,6 +65,8 @@ int manager_reload(struct manager *m, char ***ret_errors);
 int manager_run(struct manager *m);
 
 struct led *manager_find_led(struct manager *m, const char *name);
+/* Remove m->leds[i]; forget: drop its fd from systemd's fd store too. */
+void manager_remove_led(struct manager *m, size_t i, bool forget);
 /* Send a state notification to systemd ("STATUS=..."); no-op without NOTIFY_SOCKET. */
 void manager_notify(struct manager *m, const char *state);
 /* A one-line summary like "3 LEDs, 1 with errors" (static buffer). */

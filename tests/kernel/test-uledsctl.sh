@@ -93,7 +93,7 @@ one_line "usage"
 expect 0 "--version" --version
 assert_true "--version prints the version ($out)" grep -Eq '^uledsctl [0-9]+\.[0-9]+' <<<"$out"
 expect 0 "--help" --help
-for cmd in list status get set trigger monitor reload; do
+for cmd in list status get set trigger monitor create remove reload; do
 	expect 0 "$cmd --help" "$cmd" --help
 	assert_true "$cmd --help shows its usage" grep -q "^uledsctl $cmd" <<<"$out"
 done
@@ -105,7 +105,7 @@ expect 0 "list" list
 assert_eq 4 "$(wc -l <<<"$out")" "list: one line an LED, no header when not on a terminal"
 assert_true "list: name, brightness/max, trigger, backends ($out)" \
 	grep -Eq '^ctltest:green:sig +5/255 +none +dbus, log$' <<<"$out"
-assert_true "list: the timer LED shows its trigger" grep -Eq '^ctltest:amber:blink +[01]/255 +timer +log$' <<<"$out"
+assert_true "list: the timer LED shows its trigger" grep -Eq '^ctltest:amber:blink +(0|1|255)/255 +timer +log$' <<<"$out"
 assert_true "list: a failing backend shows its state" \
 	grep -Eq "^ctltest:blue:late +0/1 +none +gpio \(waiting for a chip labelled 'ctlLate'\)$" <<<"$out"
 assert_eq "ctltest:amber:blink ctltest:blue:late ctltest:green:sig ctltest:red:quiet" \
@@ -281,6 +281,81 @@ assert_eq 1 "$rc" "reload as nobody: exit 1"
 rm "$conf/20-more.conf"
 expect 0 "reload after fixing" reload
 assert_true "monitor: an LED removed by reload" wait_for 5 grep -q "ctltest:white:new removed" "$work/mon"
+
+# --- transient LEDs: create, remove, their owner, reload ---------------------------------------
+expect 0 "create --keep" create ctltest:white:kept --keep --max 1 --trigger timer delay_on=40 delay_off=60
+assert_true "create --keep: the LED exists" test -e "$L/ctltest:white:kept"
+assert_eq "1 timer 40 60" "$(cat "$L/ctltest:white:kept/max_brightness") $(trigger_of ctltest:white:kept) $(cat "$L/ctltest:white:kept/delay_on") $(cat "$L/ctltest:white:kept/delay_off")" \
+	"create: --max, --trigger and trigger attributes applied"
+assert_true "create --keep: remembered under /run/uledsd" sh -c "ls /run/uledsd/transient/ | grep -q white"
+expect 0 "list with a transient LED" list
+assert_true "list marks the transient LED ($out)" grep -q "^ctltest:white:kept (transient) " <<<"$out"
+expect 0 "list --json" list --json
+assert_eq "true false" "$(jq -r '[(.[] | select(.name == "ctltest:white:kept") | .transient), (.[] | select(.name == "ctltest:green:sig") | .transient)] | join(" ")' <<<"$out")" \
+	"list --json: transient true only for the created LED"
+assert_eq "b true" "$(busctl --system get-property io.uledsd1 /io/uledsd1/led/ctltest_3awhite_3akept io.uledsd1.LED Transient)" \
+	"Transient property"
+expect 0 "create with backend settings" create ctltest:white:tmp2 --backend log --keep
+expect 0 "list" list
+assert_true "create --backend log: its backend ($out)" grep -Eq "^ctltest:white:tmp2 \(transient\) +0/255 +none +log$" <<<"$out"
+expect 1 "create with a bad setting" create ctltest:white:bad max_brightness=lots --keep
+assert_true "bad setting: 'KEY: message' like a config error ($err)" grep -q "max_brightness: " <<<"$err"
+one_line "bad setting"
+assert_true "bad setting: no LED" test ! -e "$L/ctltest:white:bad"
+expect 1 "create with a configured name" create ctltest:green:sig --keep
+assert_true "configured name: NameInUse says so ($err)" grep -q "exists already (configured)" <<<"$err"
+expect 1 "create with a transient's name" create ctltest:white:kept --keep
+assert_true "transient name: says so ($err)" grep -q "exists already (a transient one)" <<<"$err"
+expect 2 "create with a word that is not KEY=VALUE" create ctltest:white:x junk
+expect 1 "remove a configured LED" remove ctltest:green:sig
+assert_true "remove configured: NotTransient says what to do ($err)" grep -q "comes from the configuration.*reload" <<<"$err"
+expect 1 "remove an unknown LED" remove no:such:led
+ctl_nobody create ctltest:white:nobody --keep
+assert_eq 1 "$rc" "create as nobody: exit 1"
+assert_true "create as nobody: no LED" test ! -e "$L/ctltest:white:nobody"
+ctl_nobody remove ctltest:white:kept
+assert_eq 1 "$rc" "remove as nobody: exit 1"
+
+# Without --keep: the LED lives as long as uledsctl (monitoring it); kill -9 removes it.
+"$ctl" create ctltest:white:owned >"$work/owned" 2>"$work/owned.err" &
+owned=$!
+_lib_bg_pids+=("$owned")
+assert_true "create: the LED appears" wait_for 10 test -e "$L/ctltest:white:owned"
+assert_true "create: says it goes with the command" wait_for 5 grep -q "it goes when this command ends" "$work/owned.err"
+assert_true "create: monitors its LED" wait_for 5 grep -q "ctltest:white:owned present" "$work/owned"
+kill -9 "$owned"
+assert_true "kill -9 of create: its LED is removed" wait_for 10 test ! -e "$L/ctltest:white:owned"
+assert_true "kill -9 of create: the log says why" grep -q "ctltest:white:owned: its creator closed its connection" "$work/log"
+"$ctl" create ctltest:white:int >/dev/null 2>&1 &
+int_pid=$!
+_lib_bg_pids+=("$int_pid")
+wait_for 10 test -e "$L/ctltest:white:int"
+kill -INT "$int_pid"
+wait "$int_pid"
+assert_eq 0 "$?" "create ends with 0 on Ctrl-C"
+assert_true "Ctrl-C of create: its LED is removed" wait_for 10 test ! -e "$L/ctltest:white:int"
+
+# Reload leaves transient LEDs alone; a section with a transient's name is reported.
+expect 0 "reload with transient LEDs" reload
+assert_true "reload: the kept transient LED stays" test -e "$L/ctltest:white:kept"
+cat >"$conf/30-clash.conf" <<'C'
+[ctltest:white:kept]
+backends = log
+C
+expect 1 "reload: a section a transient LED holds" reload
+assert_true "reload: says a transient LED holds it and when it is created ($out)" \
+	grep -q "30-clash.conf:1: \[ctltest:white:kept\] is held by a transient LED.*created by the first reload after that LED is removed" <<<"$out"
+assert_eq "b true" "$(busctl --system get-property io.uledsd1 /io/uledsd1/led/ctltest_3awhite_3akept io.uledsd1.LED Transient)" \
+	"the transient LED is still the transient one"
+expect 0 "remove" remove ctltest:white:kept
+assert_true "remove: the LED is gone" wait_for 5 test ! -e "$L/ctltest:white:kept"
+assert_true "remove: its record is gone" sh -c "! ls /run/uledsd/transient/ | grep -q kept"
+expect 0 "reload after the transient LED went: the configured one" reload
+assert_eq "b false" "$(busctl --system get-property io.uledsd1 /io/uledsd1/led/ctltest_3awhite_3akept io.uledsd1.LED Transient)" \
+	"the configured LED took the name"
+rm "$conf/30-clash.conf"
+expect 0 "reload without the clash" reload
+expect 0 "remove the other" remove ctltest:white:tmp2
 
 # --- bash completion -----------------------------------------------------------------------
 complete_words() { # WORDS...: what completing the last word offers

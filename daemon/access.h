@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Who may change state over D-Bus: root, the group uledsd, and whom polkit admits. */
+#pragma once
+
+#include <stdbool.h>
+#include <systemd/sd-bus.h>
+
+struct manager;
+
+#define ACCESS_GROUP "uledsd"
+#define ACCESS_POLKIT_ACTION "io.uledsd1.manage"
+
+/* The caller of msg may change state: 1 yes; -EACCES (error set: AccessDenied) no. 0: the
+ * answer needs asking dbus-daemon or polkit; the method handler returns 1 now and is
+ * called again with the same message once the answer is there. */
+int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error);
+/* For CanManage: 1 the caller may change state (or polkit would ask it), -EACCES no, 0 asked. */
+int access_can_manage(struct manager *m, sd_bus_message *msg);
+/* The caller's effective uid as dbus-daemon saw it is 0. */
+bool access_caller_is_root(sd_bus_message *msg);
+/* Forget pending questions (the bus goes away). */
+void access_free_all(struct manager *m);
