@@ -69,8 +69,8 @@ static const struct conf_file *conf_files_find(const struct conf_files *l, const
 }
 
 /* A drop-in hidden by one of the same name in an earlier directory, or masked. */
-static int conf_files_note_hidden(struct conf_files *l, const struct conf_file *by,
-				  const char *dir, const char *name)
+static int conf_files_note_hidden(struct conf_files *l, const struct conf_file *by, const char *dir,
+				  const char *name)
 {
 	char *note = NULL;
 

@@ -79,12 +79,17 @@ static int check_dirs_exist(char **dirs)
 	int r = 0;
 
 	for (char **d = dirs; *d; d++) {
-		bool missing = stat(*d, &st) < 0;
+		int e = stat(*d, &st) < 0 ? errno : 0;
 
-		if (!missing && S_ISDIR(st.st_mode))
+		if (!e && S_ISDIR(st.st_mode))
 			continue;
-		fprintf(stderr, "uledsd: configuration directory '%s' (given with -c) %s; check the path.\n",
-			*d, missing ? "does not exist" : "is not a directory");
+		fprintf(
+		    stderr,
+		    "uledsd: configuration directory '%s' (given with -c) %s; check the path.\n",
+		    *d,
+		    e == ENOENT ? "does not exist"
+		    : e		? strerror(e)
+				: "is not a directory");
 		r = -ENOENT;
 	}
 	return r;
