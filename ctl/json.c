@@ -119,6 +119,12 @@ void json_led(struct json *j, const struct ctl_led *l)
 	json_uint(j, l->max_brightness);
 	json_key(j, "trigger");
 	json_string(j, l->trigger);
+	json_key(j, "mode");
+	json_string(j, l->mode ? l->mode : "");
+	json_key(j, "blink_on_ms");
+	json_uint(j, l->blink_on_ms);
+	json_key(j, "blink_off_ms");
+	json_uint(j, l->blink_off_ms);
 	json_key(j, "backends");
 	json_begin(j, '[');
 	for (size_t i = 0; i < l->n_backends; i++) {

@@ -120,12 +120,15 @@ static int record_lines(struct ctl *c, struct recording *rec, const struct recor
 			return ctl_fail(c, CTL_EXIT_FAILURE,
 					"uledsd sent a line this uledsctl does not understand: '%s'.",
 					p);
-		if (r > 0 && (!a->count || *n_seen < a->count)) {
+		if (r > 0) {
 			++*n_seen;
 			if (a->format != REC_FORMAT_VCD)
 				record_print_change(stdout, a->format, rec, led);
 		}
 		p = nl + 1;
+		/* --count: what follows is not part of the recording, the VCD and SVG included. */
+		if (a->count && *n_seen >= a->count)
+			return 0;
 	}
 	*len -= (size_t)(p - buf);
 	memmove(buf, p, *len);
@@ -205,6 +208,9 @@ int cmd_record(struct ctl *c, char **args, size_t n)
 		return r;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* On stderr: scripts wait for it before they make the LEDs change. */
+	fprintf(stderr, "Recording %zu LED%s; %s.\n", n, n == 1 ? "" : "s",
+		a.duration ? "Ctrl-C ends it early" : "Ctrl-C ends it");
 	record_print_header(stdout, a.format);
 	r = record_loop(c, fd, &rec, &a);
 	close(fd); /* uledsd sees the pipe closed: the recording ends there too */
