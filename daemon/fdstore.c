@@ -202,10 +202,11 @@ void fdstore_release_unused(struct manager *m, const struct conf *c)
 			/* As a reload keeps the old LED of a broken definition: the fd store's LED
 			 * is that old LED. */
 			if (!m->keep_logged)
-				log_warning("%s: its definition has errors; keeping the LED as it "
-					    "was before the restart (its trigger runs, no backends) "
-					    "until a reload with the errors fixed.",
-					    m->stored_names[i]);
+				log_warning(
+				    "%s: its definition has errors; keeping the LED as it "
+				    "was before the restart (its trigger runs, no backends) "
+				    "until a reload with the errors fixed.",
+				    m->stored_names[i]);
 			m->stored_fds[kept] = m->stored_fds[i];
 			m->stored_names[kept++] = m->stored_names[i];
 			continue;

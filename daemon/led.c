@@ -231,8 +231,9 @@ static int led_on_io(sd_event_source *s _unused_, int fd, uint32_t revents _unus
 	}
 	if (r < 0) {
 		/* A short read or an error: nothing sensible will come from this fd again. */
-		log_error_errno(r, "%s: reading the uleds device failed (%m); the LED no longer "
-				   "forwards.",
+		log_error_errno(r,
+				"%s: reading the uleds device failed (%m); the LED no longer "
+				"forwards.",
 				l->name);
 		sd_event_source_set_enabled(l->io, SD_EVENT_OFF);
 	}
@@ -347,9 +348,10 @@ static void trigger_module_hint(struct led *l, const char *trigger, char *buf, s
 		 strncmp(trigger, "rfkill", 6) == 0)
 		snprintf(buf, size, "it comes from the driver of that device; is it present?");
 	else if (trigger_module_exists(trigger))
-		snprintf(buf, size,
-			 "load its module (modprobe ledtrig-%s); uledsd attaches it when it appears",
-			 trigger);
+		snprintf(
+		    buf, size,
+		    "load its module (modprobe ledtrig-%s); uledsd attaches it when it appears",
+		    trigger);
 	else
 		trigger_nearest_hint(l, trigger, buf, size);
 }

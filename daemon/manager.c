@@ -335,10 +335,11 @@ static int manager_check_can_run(struct manager *m, const struct conf *c)
 		return 0;
 	other = other_uledsd();
 	if (other > 0)
-		return log_error_errno(EEXIST,
-				       "All %zu configured LEDs exist already: another uledsd (PID %d) "
-				       "runs them. Stop it first (systemctl stop uledsd, or kill %d).",
-				       c->n_leds, (int)other, (int)other);
+		return log_error_errno(
+		    EEXIST,
+		    "All %zu configured LEDs exist already: another uledsd (PID %d) "
+		    "runs them. Stop it first (systemctl stop uledsd, or kill %d).",
+		    c->n_leds, (int)other, (int)other);
 	return log_error_errno(EEXIST,
 			       "All %zu configured LEDs exist already in %s: another program "
 			       "registered them. Remove them or give uledsd's LEDs other names.",
@@ -363,8 +364,8 @@ static void manager_watch_triggers(struct manager *m)
 {
 	sd_event_source *s;
 
-	if (sd_event_add_time_relative(m->event, &s, CLOCK_MONOTONIC, 2000000, 0,
-				       on_trigger_retry, m) < 0)
+	if (sd_event_add_time_relative(m->event, &s, CLOCK_MONOTONIC, 2000000, 0, on_trigger_retry,
+				       m) < 0)
 		return;
 	(void)sd_event_source_set_description(s, "trigger-retry");
 	(void)sd_event_source_set_floating(s, true);

@@ -97,7 +97,8 @@ static void test_precedence(void)
 	CHECK(strv_contains(notes, want), "note missing: %s", want);
 	snprintf(want, sizeof(want), "%s/30-masked.conf: masked by %s/30-masked.conf", c, a);
 	CHECK(strv_contains(notes, want), "note missing: %s", want);
-	snprintf(want, sizeof(want), "%s/30-masked.conf: a symlink to /dev/null, masks 30-masked.conf", a);
+	snprintf(want, sizeof(want),
+		 "%s/30-masked.conf: a symlink to /dev/null, masks 30-masked.conf", a);
 	CHECK(strv_contains(notes, want), "note missing: %s", want);
 	strv_free(notes);
 	/* Name order across directories; earlier directory wins; masked name gone. */
@@ -208,9 +209,10 @@ static void test_errors(void)
 	expect_error("[x]\ntrigger = timer\ntrigger.brightness = 5\n",
 		     "t.conf:3: 'trigger.brightness' does not name a trigger attribute: use "
 		     "trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
-	expect_error("[x]\ncolour = red\n",
-		     "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
-		     "default_brightness, trigger, trigger.ATTRIBUTE, blink, backends, BACKEND.KEY.");
+	expect_error(
+	    "[x]\ncolour = red\n",
+	    "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
+	    "default_brightness, trigger, trigger.ATTRIBUTE, blink, backends, BACKEND.KEY.");
 	expect_error("[x]\nblink = hardware\n",
 		     "t.conf:2: blink = 'hardware' is not valid: use offload (uledsd blinks) or "
 		     "software (the kernel toggles the brightness).");
@@ -247,7 +249,7 @@ static void test_errors(void)
 	expect_error("max_brightness = 3\n", "t.conf:1: 'max_brightness' is outside of any [LED] "
 					     "section; put it below a section header.");
 	expect_error("[x] trailing\n", "t.conf:1: '[x] trailing' is not a section header: write "
-					"[NAME], optionally followed by ' ; comment'.");
+				       "[NAME], optionally followed by ' ; comment'.");
 	expect_error("[a/b]\n", "t.conf:1: [a/b] is not a valid LED name: it contains '/'.");
 	expect_error(
 	    "[..]\n",

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Issue 14, "a newcomer's first hour": the README's config, busctl and uledsctl lines run as
+# written, and the messages a newcomer meets say what to do.
+. "$(dirname "$0")/lib.sh"
+src=$ULEDSD_SOURCE_ROOT
+uledsd=$(uledsd_bin)
+ctl=$ULEDSD_BUILD_ROOT/ctl/uledsctl
+export PATH=$ULEDSD_BUILD_ROOT/ctl:$PATH # the README says uledsctl
+work=$(mktemp -d)
+chmod 755 "$work" # read by uledsd as nobody below
+conf=$work/uledsd.d
+mkdir "$conf"
+awk '/^```ini/{f=1;next} /^```/{f=0} f' "$src/README.md" >"$conf/board.conf"
+# The README's shell blocks after "## D-Bus and uledsctl", one command a line.
+readme_lines() { # PREFIX
+	awk '/^## D-Bus and uledsctl/{s=1} /^## Panel/{s=0} s && /^```sh/{f=1;next} /^```/{f=0} s && f' \
+		"$src/README.md" | sed 's/ *# .*//' | grep "^$1 " | grep -v "monitor"
+}
+
+start_dbus "$src/conf/io.uledsd1.conf" || exit 1
+bg_start "$uledsd" --bus system --config-dir "$conf" 2>"$work/log"
+main_pid=$BG_PID
+assert_true "the README's LEDs exist" wait_for 10 test -e /sys/class/leds/board:green:power
+assert_true "uledsd is on the bus" wait_for 10 busctl introspect io.uledsd1 /io/uledsd1
+while read -r line; do
+	assert_true "README: $line" bash -c "$line >/dev/null"
+done < <(readme_lines busctl)
+while read -r line; do
+	assert_true "README: $line" bash -c "$line >/dev/null"
+done < <(readme_lines uledsctl)
+assert_true "README: uledsctl monitor runs" bash -c "timeout 2 $ctl monitor >/dev/null; [ \$? = 124 ]"
+
+# Point 7: a second instance exits at once, naming the first.
+out=$(timeout 20 "$uledsd" --bus none --config-dir "$conf" 2>&1); rc=$?
+assert_eq 1 "$rc" "a second uledsd exits with 1"
+want="All 3 configured LEDs exist already: another uledsd (PID $main_pid) runs them. Stop it first (systemctl stop uledsd, or kill $main_pid)."
+assert_true "second instance says: $want ($out)" grep -qF "$want" <<<"$out"
+# ... and as a user that cannot open /dev/uleds.
+out=$(timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups "$uledsd" --bus none \
+	--config-dir "$conf" 2>&1); rc=$?
+assert_eq 1 "$rc" "uledsd as nobody exits with 1"
+assert_true "nobody: says run as root ($out)" grep -qF "Cannot open /dev/uleds: Permission denied. uledsd must run as root" <<<"$out"
+kill "$main_pid"; wait "$main_pid" 2>/dev/null
+
+# Point 5: heartbeat + log does not flood (the README's old first LED: 143 records in 22 s).
+cat >"$conf/board.conf" <<'CONF'
+[board:green:heartbeat]
+trigger = heartbeat
+backends = log
+CONF
+bg_start "$uledsd" --bus none --config-dir "$conf" 2>"$work/hb"
+sleep 6
+kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
+n=$(grep -c "board:green:heartbeat: brightness" "$work/hb")
+assert_true "heartbeat logged $n records in 6 s (at most 2)" test "$n" -le 2
+
+# Point 4: a mistyped trigger gets the nearest name, not a modprobe of a module that does
+# not exist; a real one not loaded gets modprobe, and is attached once loaded, no reload.
+cat >"$conf/board.conf" <<'CONF'
+[typo]
+trigger = hartbeat
+[later]
+trigger = activity
+CONF
+rmmod ledtrig_activity 2>/dev/null
+bg_start "$uledsd" --bus none --config-dir "$conf" 2>"$work/trig"
+assert_true "LED with an unavailable trigger is created" wait_for 10 test -e /sys/class/leds/later
+sleep 1
+assert_true "typo: nearest name ($(cat "$work/trig"))" grep -qF "trigger 'hartbeat' is not available for [typo]: no module ledtrig-hartbeat exists; did you mean 'heartbeat'?" "$work/trig"
+assert_true "typo: no modprobe hint" bash -c "! grep -q 'modprobe ledtrig-hartbeat' $work/trig"
+assert_true "activity: modprobe hint" grep -qF "load its module (modprobe ledtrig-activity); uledsd attaches it when it appears" "$work/trig"
+modprobe ledtrig-activity
+assert_true "activity attached after modprobe, no reload" wait_for 10 grep -q '\[activity\]' /sys/class/leds/later/trigger
+assert_true "says it attached" wait_for 5 grep -qF "later: trigger 'activity' is available now; attached." "$work/trig"
+kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
+
+# Point 8: a mistyped -c directory.
+out=$("$uledsd" --bus none --config-dir "$work/nope" 2>&1); rc=$?
+assert_eq 1 "$rc" "missing -c directory exits with 1"
+assert_true "missing -c says so ($out)" grep -qF "configuration directory '$work/nope' (given with -c) does not exist" <<<"$out"
