@@ -233,6 +233,7 @@ GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mo
 	if (mode == PANEL_MODE_COMPACT) { /* short names, shown whole */
 		gtk_label_set_width_chars(self->name_label, 0);
 		gtk_label_set_ellipsize(self->name_label, PANGO_ELLIPSIZE_NONE);
+		gtk_label_set_wrap(self->name_label, FALSE);
 	}
 
 	/* The tile lives shorter than LED and client: these die with it. */

@@ -79,6 +79,12 @@ else
 	tar -xJf "$tarball" -C "$src" --strip-components=3 --wildcards \
 		'linux-source-*/drivers/gpio/gpio-sim.c' 'linux-source-*/kernel/irq/irq_sim.c' ||
 		die "cannot extract gpio-sim.c and irq_sim.c from $tarball"
+	# 6.1's gpio-sim.c includes the private drivers/gpio/gpiolib.h (6.12's does not).
+	if grep -q '#include "gpiolib.h"' "$src/gpio-sim.c"; then
+		tar -xJf "$tarball" -C "$src" --strip-components=3 --wildcards \
+			'linux-source-*/drivers/gpio/gpiolib.h' ||
+			die "cannot extract gpiolib.h from $tarball"
+	fi
 	sed -i 's/handle_simple_irq(irq_to_desc(\([^)]*\)))/generic_handle_irq(\1)/' "$src/irq_sim.c"
 	grep -q 'generic_handle_irq(' "$src/irq_sim.c" ||
 		die "patching irq_sim.c failed: handle_simple_irq(irq_to_desc(...)) not found in this kernel version"
