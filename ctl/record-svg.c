@@ -102,6 +102,8 @@ static void svg_lane(const struct svg *s, size_t i)
 			svg_level(l, y0, blink ? 0 : c->value));
 	}
 	fprintf(s->f, "H%d\"/>\n", SVG_WIDTH - SVG_RIGHT);
+	if (now->on_ms || now->off_ms) /* blinking when the recording started */
+		svg_blink(s, l, now, l->n_changes ? l->changes[0].t_ns : s->rec->end_ns, y0);
 	for (size_t k = 0; k < l->n_changes; k++)
 		if (l->changes[k].on_ms || l->changes[k].off_ms)
 			svg_blink(s, l, &l->changes[k],

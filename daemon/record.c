@@ -14,8 +14,6 @@
 #include "string-util.h"
 #include "uleds-ext.h"
 
-#define RECORD_PIPE_SIZE (1024 * 1024) /* ~30 000 lines of slack for a reader that is late */
-
 struct recorder {
 	struct manager *manager;
 	struct recorder *next;
@@ -200,7 +198,7 @@ int record_start(struct manager *m, uid_t uid, char **names, int *ret_fd, const 
 		return -ENOMEM;
 	}
 	*rec = (struct recorder){.manager = m, .fd = p[1], .uid = uid, .next = m->recorders};
-	(void)fcntl(p[1], F_SETPIPE_SZ, RECORD_PIPE_SIZE);
+	/* Linux's default 64 KiB, ~1500 lines: slack for a reader that is late for a moment. */
 	(void)fcntl(p[1], F_SETFL, O_NONBLOCK);
 	m->recorders = rec;
 	for (size_t i = 0; r >= 0 && names && names[i]; i++)

@@ -46,7 +46,7 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config libsystemd-dev libinih-dev scdoc \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
-	qemu-system-x86 bc jq valgrind gcc-multilib libxml2-utils \
+	qemu-system-x86 bc jq valgrind gcc-multilib libxml2-utils librsvg2-bin \
 	libgtk-4-dev librsvg2-common fonts-dejavu-core xvfb x11-apps imagemagick xdotool
 # pkg/release, not -t: -t would also move systemd and friends to backports versions.
 # dkms here, so the headers it depends on are the backports ones of the same transaction.
