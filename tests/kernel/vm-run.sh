@@ -97,7 +97,8 @@ initramfs=$cache/initramfs.cpio
 	cp "$(command -v busybox)" "$d/bin/busybox"
 	cp "$here/initramfs-init" "$d/init"
 	chmod 755 "$d/init"
-	for m in 9pnet_virtio 9p overlay configfs ledtrig-timer ledtrig-heartbeat ledtrig-oneshot \
+	# virtio_pci: built in on 6.12, a module on 6.1.
+	for m in virtio_pci 9pnet_virtio 9p overlay configfs ledtrig-timer ledtrig-heartbeat ledtrig-oneshot \
 		ledtrig-pattern ledtrig-transient ledtrig-default-on; do
 		modprobe -S "$kver" --show-depends "$m"
 	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
