@@ -18,10 +18,10 @@ struct rec_led {
 	char *name;
 	char *mode; /* "event", "event-offload", "latest-value" */
 	unsigned max_brightness;
-	struct rec_change initial; /* at the start of the recording */
+	struct rec_change initial;  /* at the start of the recording */
 	struct rec_change *changes; /* the transitions, in order */
 	size_t n_changes, n_alloc;
-	unsigned long long lost; /* records the kernel's ring dropped */
+	unsigned long long lost;    /* records the kernel's ring dropped */
 	unsigned long long records; /* every record, equal values included */
 };
 
@@ -53,8 +53,8 @@ struct rec_stats {
 	size_t n_on, n_off;
 	uint64_t on_min, on_median, on_max;
 	uint64_t off_min, off_median, off_max;
-	uint64_t period;  /* on_median + off_median, 0 when unknown */
-	double duty;	  /* on time / (on + off time), -1 when unknown */
+	uint64_t period;		    /* on_median + off_median, 0 when unknown */
+	double duty;			    /* on time / (on + off time), -1 when unknown */
 	unsigned blink_on_ms, blink_off_ms; /* the last offloaded blink, 0/0: none */
 	unsigned long long lost;
 };

@@ -90,7 +90,8 @@ static void svg_lane(const struct svg *s, size_t i)
 	xml_text(s->f, l->name);
 	fprintf(s->f, "\">\n<text x=\"8\" y=\"%.1f\">", y0 - SVG_WAVE / 2.0 + 4);
 	xml_text(s->f, l->name);
-	fprintf(s->f, "</text>\n<line class=\"base\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+	fprintf(s->f,
+		"</text>\n<line class=\"base\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
 		SVG_LEFT, y0, SVG_WIDTH - SVG_RIGHT, y0);
 	fprintf(s->f, "<path class=\"wave\" d=\"M%d %.1f", SVG_LEFT,
 		svg_level(l, y0, now->on_ms || now->off_ms ? 0 : now->value));
@@ -140,19 +141,19 @@ int record_write_svg(FILE *f, const struct recording *rec)
 	double h = SVG_TOP + (double)rec->n_leds * SVG_LANE + SVG_AXIS;
 
 	s.span_ns = rec->end_ns > rec->start_ns ? (double)(rec->end_ns - rec->start_ns) : 1e6;
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
-		"viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"13\">\n"
-		"<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\">"
-		"<path d=\"M0 4L4 0\" stroke=\"#d97706\"/></pattern></defs>\n"
-		"<style>.wave,.blink{fill:none;stroke:#16a34a;stroke-width:1.5}"
-		".blink{stroke:#d97706}.base{stroke:#ddd}.axis line{stroke:#555}</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"8\" y=\"22\" font-weight=\"bold\">uledsctl record: %zu LED%s, %.3f s "
-		"(green: brightness, orange: blinking offloaded to uledsd)</text>\n",
-		SVG_WIDTH, h, SVG_WIDTH, h, rec->n_leds, rec->n_leds == 1 ? "" : "s",
-		s.span_ns / 1e9);
+	fprintf(
+	    f,
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+	    "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\" font-size=\"13\">\n"
+	    "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\">"
+	    "<path d=\"M0 4L4 0\" stroke=\"#d97706\"/></pattern></defs>\n"
+	    "<style>.wave,.blink{fill:none;stroke:#16a34a;stroke-width:1.5}"
+	    ".blink{stroke:#d97706}.base{stroke:#ddd}.axis line{stroke:#555}</style>\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+	    "<text x=\"8\" y=\"22\" font-weight=\"bold\">uledsctl record: %zu LED%s, %.3f s "
+	    "(green: brightness, orange: blinking offloaded to uledsd)</text>\n",
+	    SVG_WIDTH, h, SVG_WIDTH, h, rec->n_leds, rec->n_leds == 1 ? "" : "s", s.span_ns / 1e9);
 	for (size_t i = 0; i < rec->n_leds; i++)
 		svg_lane(&s, i);
 	svg_axis(&s, SVG_TOP + (double)rec->n_leds * SVG_LANE + 4);

@@ -65,7 +65,8 @@ static int vcd_collect(const struct recording *rec, size_t i, struct vcd_change 
 
 	for (size_t k = 0; k < l->n_changes; k++) {
 		const struct rec_change *c = &l->changes[k];
-		uint64_t t = c->t_ns, end = k + 1 < l->n_changes ? l->changes[k + 1].t_ns : rec->end_ns;
+		uint64_t t = c->t_ns,
+			 end = k + 1 < l->n_changes ? l->changes[k + 1].t_ns : rec->end_ns;
 		bool lit = true, blink = c->on_ms || c->off_ms;
 
 		do {
@@ -77,8 +78,8 @@ static int vcd_collect(const struct recording *rec, size_t i, struct vcd_change 
 				*v = p;
 				*alloc = *alloc * 2 + 64;
 			}
-			(*v)[(*n)++] = (struct vcd_change){(t - rec->start_ns) / 1000, i,
-							   lit ? c->value : 0};
+			(*v)[(*n)++] =
+			    (struct vcd_change){(t - rec->start_ns) / 1000, i, lit ? c->value : 0};
 			t += (uint64_t)(lit ? c->on_ms : c->off_ms) * 1000000;
 			lit = !lit;
 		} while (blink && t < end && *n < VCD_MAX_TOGGLES);

@@ -117,9 +117,9 @@ static int record_lines(struct ctl *c, struct recording *rec, const struct recor
 		*nl = 0;
 		r = recording_feed(rec, p, &led);
 		if (r < 0)
-			return ctl_fail(c, CTL_EXIT_FAILURE,
-					"uledsd sent a line this uledsctl does not understand: '%s'.",
-					p);
+			return ctl_fail(
+			    c, CTL_EXIT_FAILURE,
+			    "uledsd sent a line this uledsctl does not understand: '%s'.", p);
 		if (r > 0) {
 			++*n_seen;
 			if (a->format != REC_FORMAT_VCD)
@@ -154,7 +154,8 @@ static int record_loop(struct ctl *c, int fd, struct recording *rec, const struc
 			continue; /* EINTR: a signal, checked above; 0: the deadline */
 		k = read(fd, buf + len, sizeof(buf) - len - 1);
 		if (k == 0)
-			return ctl_fail(c, CTL_EXIT_FAILURE, "uledsd ended the recording (it stopped?).");
+			return ctl_fail(c, CTL_EXIT_FAILURE,
+					"uledsd ended the recording (it stopped?).");
 		if (k < 0)
 			continue;
 		len += (size_t)k;

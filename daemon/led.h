@@ -13,8 +13,8 @@ struct manager;
 
 /* How the LED's fd reports (kmod/README, "Event mode"); D-Bus Mode, uledsctl status. */
 enum led_mode {
-	LED_MODE_LATEST,	/* in-tree uleds: the latest value, read when the daemon gets to it */
-	LED_MODE_EVENT,		/* every call of the LED core, in order, with kernel timestamps */
+	LED_MODE_LATEST, /* in-tree uleds: the latest value, read when the daemon gets to it */
+	LED_MODE_EVENT,	 /* every call of the LED core, in order, with kernel timestamps */
 	LED_MODE_EVENT_OFFLOAD, /* and a trigger's blinking handed over as on/off delays */
 };
 

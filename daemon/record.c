@@ -19,7 +19,7 @@ struct recorder {
 	struct recorder *next;
 	int fd; /* the pipe's write end, O_NONBLOCK: the daemon never waits for a reader */
 	uid_t uid;
-	char **names; /* NULL: every LED */
+	char **names;		    /* NULL: every LED */
 	unsigned long long dropped; /* lines not written since the last that was */
 	sd_event_source *io;	    /* EPOLLERR: the reader closed its end */
 };

@@ -94,7 +94,6 @@ sed -n '/^$/,$p' "$ULEDSD_BUILD_ROOT/record-timer-summary.txt"
 assert_true "the SVG is well-formed XML" xmllint --noout "$work/rec.svg"
 assert_eq 2 "$(xmllint --xpath "count(//*[local-name()='g'][@class='lane'])" "$work/rec.svg")" \
 	"one SVG lane per recorded LED"
-cp "$work/rec.svg" "$ULEDSD_BUILD_ROOT/record-test.svg"
 
 # --- VCD: one signal per LED, as many changes as the CSV has transitions ---------------------
 "$ctl" --bus system record $SOFT --count 30 --format csv >"$work/rec.csv" 2>/dev/null
@@ -137,7 +136,11 @@ assert_eq 0 "$(gpiosim_value recsim 0)" "and the line is low"
 echo oneshot >"$L/$SHOT/trigger"
 echo 5 >"$L/$SHOT/delay_on"
 echo 5 >"$L/$SHOT/delay_off"
-record_bg "$work/shot.json" $SHOT --format json
+echo timer >"$L/$OFF/trigger"
+echo 100 >"$L/$OFF/delay_on"
+echo 100 >"$L/$OFF/delay_off"
+# All three kinds in one picture (README's doc/record.png comes from this SVG).
+record_bg "$work/shot.json" $SOFT $OFF $SHOT --format json --svg "$ULEDSD_BUILD_ROOT/record-test.svg"
 for _ in $(seq 50); do
 	echo 1 >"$L/$SHOT/shot"
 	sleep 0.05
@@ -145,9 +148,11 @@ done
 sleep 0.3
 kill -INT "$REC_PID"
 wait "$REC_PID"
-assert_eq 100 "$(tail -n 1 "$work/shot.json" | jq -r '.summary[0].transitions')" \
+assert_eq 100 "$(tail -n 1 "$work/shot.json" | jq -r ".summary[] | select(.led == \"$SHOT\") | .transitions")" \
 	"50 oneshot pulses of 5 ms: 100 transitions"
-assert_eq 50 "$(grep -c '"value":1' "$work/shot.json")" "50 of them on"
+assert_eq 50 "$(grep -c "\"led\":\"$SHOT\",\"value\":1," "$work/shot.json")" "50 of them on"
+assert_eq 3 "$(xmllint --xpath "count(//*[local-name()='g'][@class='lane'])" "$ULEDSD_BUILD_ROOT/record-test.svg")" \
+	"three lanes in the SVG of three LEDs"
 
 # --- a slow reader loses records and is told; the daemon goes on -----------------------------
 for i in 1 2 3 4; do
