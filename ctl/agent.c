@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Calls that change state: polkit may ask for a password, so they allow interactive
- * authorization, wait long, and have pkttyagent answer on the terminal (as systemctl does). */
+/* Calls that change state: on a terminal polkit may ask for a password, so they allow
+ * interactive authorization, wait long, and have pkttyagent answer there (as systemctl does).
+ * Elsewhere (scripts, services) nobody could answer: a plain call, refused at once. */
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -23,14 +24,13 @@ static void agent_close(void)
 	agent_pid = 0;
 }
 
-/* Only with a terminal to ask on, and once: it registers for this process and says so by
- * closing the notify fd. */
+/* Once: it registers for this process and says so by closing the notify fd. */
 static void agent_open(void)
 {
 	int fds[2];
 	pid_t pid;
 
-	if (agent_pid > 0 || !isatty(STDIN_FILENO) || access(PKTTYAGENT, X_OK) < 0 || pipe(fds) < 0)
+	if (agent_pid > 0 || access(PKTTYAGENT, X_OK) < 0 || pipe(fds) < 0)
 		return;
 	pid = fork();
 	if (pid == 0) {
@@ -54,13 +54,19 @@ static void agent_open(void)
 	close(fds[0]);
 }
 
-int ctl_call_interactive(struct ctl *c, sd_bus_message *m, sd_bus_error *e, sd_bus_message **reply)
+int ctl_call_interactive(struct ctl *c, sd_bus_message *m, uint64_t timeout_usec, sd_bus_error *e,
+			 sd_bus_message **reply)
 {
 	int r;
 
+	if (!isatty(STDIN_FILENO))
+		return sd_bus_call(c->bus, m, timeout_usec, e, reply);
 	agent_open();
 	r = sd_bus_message_set_allow_interactive_authorization(m, true);
 	if (r >= 0)
-		r = sd_bus_call(c->bus, m, INTERACTIVE_TIMEOUT_USEC, e, reply);
+		r = sd_bus_call(c->bus, m,
+				timeout_usec > INTERACTIVE_TIMEOUT_USEC ? timeout_usec
+									: INTERACTIVE_TIMEOUT_USEC,
+				e, reply);
 	return r;
 }

@@ -65,13 +65,18 @@ int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...)
 		return ctl_fail(c, CTL_EXIT_NOT_RUNNING,
 				"Lost the connection to the %s; is dbus-daemon running?",
 				c->bus_desc);
-	/* The daemon's own text names busctl; a uledsctl user wants the uledsctl way. */
-	if (name && streq(name, SD_BUS_ERROR_ACCESS_DENIED))
-		return ctl_fail(c, CTL_EXIT_FAILURE,
-				"Permission denied: 'uledsctl %s' changes state, which uledsd "
-				"allows for root, the group uledsd and whom polkit admits. Run it "
-				"as root (sudo uledsctl %s ...) or ask to be added to the group.",
-				c->command, c->command);
+	/* The daemon's text names its methods, dbus-daemon's its policy; a uledsctl user wants
+	 * the uledsctl way. A refusal for another reason (a reserved LED name) says its own. */
+	if (name && streq(name, SD_BUS_ERROR_ACCESS_DENIED) &&
+	    (!e->message || strstr(e->message, "changes state") ||
+	     !strncmp(e->message, "Rejected", 8)))
+		return ctl_fail(
+		    c, CTL_EXIT_FAILURE,
+		    "Permission denied: 'uledsctl %s' changes state, which uledsd "
+		    "allows for root, members of the group uledsd and whom polkit admits "
+		    "(action io.uledsd1.manage). Run it as root (sudo uledsctl %s ...) "
+		    "or ask to be added to the group uledsd.",
+		    c->command, c->command);
 	if (name && (streq(name, SD_BUS_ERROR_NO_REPLY) || streq(name, SD_BUS_ERROR_TIMEOUT)))
 		return ctl_fail(c, CTL_EXIT_FAILURE,
 				"uledsd did not answer in time; it may be busy or hung (journalctl "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The one-shot commands: list, status, get, set, trigger, reload. */
 #include <errno.h>
+#include <stdarg.h>
 
 #include "ctl.h"
 #include "value.h"
@@ -222,6 +223,26 @@ int cmd_status(struct ctl *c, char **args, size_t n)
 	return ret;
 }
 
+/* A method of an LED that changes state: through polkit's interactive path on a terminal. */
+static int call_method(struct ctl *c, const char *path, const char *method, sd_bus_error *e,
+		       const char *types, ...)
+{
+	sd_bus_message *m = NULL;
+	va_list ap;
+	int r;
+
+	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, path, LED_IFACE, method);
+	if (r >= 0) {
+		va_start(ap, types);
+		r = sd_bus_message_appendv(m, types, ap);
+		va_end(ap);
+	}
+	if (r >= 0)
+		r = ctl_call_interactive(c, m, 0, e, NULL);
+	sd_bus_message_unref(m);
+	return r;
+}
+
 int cmd_get(struct ctl *c, char **args, size_t n)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
@@ -265,8 +286,7 @@ int cmd_set(struct ctl *c, char **args, size_t n)
 				"'%s' is not a brightness: use a number from 0 to %u, on, off or a "
 				"percentage such as 50%%.",
 				args[1], max);
-	r = sd_bus_call_method(c->bus, BUS_NAME, path, LED_IFACE, "SetBrightness", &e, NULL, "u",
-			       v);
+	r = call_method(c, path, "SetBrightness", &e, "u", v);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to set the brightness of '%s'", args[0]);
 	return CTL_EXIT_OK;
@@ -335,7 +355,7 @@ static int set_attributes(struct ctl *c, const char *name, const char *path, con
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	if (r >= 0)
-		r = sd_bus_call(c->bus, m, 0, &e, NULL);
+		r = ctl_call_interactive(c, m, 0, &e, NULL);
 	sd_bus_message_unref(m);
 	if (r >= 0)
 		return CTL_EXIT_OK;
@@ -376,8 +396,7 @@ int cmd_trigger(struct ctl *c, char **args, size_t n)
 	if (n == 1)
 		return list_triggers(c, args[0], path);
 	if (trigger) {
-		r = sd_bus_call_method(c->bus, BUS_NAME, path, LED_IFACE, "SetTrigger", &e, NULL,
-				       "s", trigger);
+		r = call_method(c, path, "SetTrigger", &e, "s", trigger);
 		if (r < 0)
 			return ctl_error(c, r, &e, "Failed to select trigger '%s' for '%s'",
 					 trigger, args[0]);
@@ -398,7 +417,7 @@ int cmd_reload(struct ctl *c, char **args, size_t n)
 	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, MANAGER_PATH, MANAGER_IFACE,
 					   "Reload");
 	if (r >= 0)
-		r = sd_bus_call(c->bus, m, RELOAD_TIMEOUT_USEC, &e, &reply);
+		r = ctl_call_interactive(c, m, RELOAD_TIMEOUT_USEC, &e, &reply);
 	sd_bus_message_unref(m);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Reload failed");

@@ -86,7 +86,7 @@ int cmd_create(struct ctl *c, char **args, size_t n)
 	if (r >= 0)
 		r = sd_bus_message_append(m, "b", c->create_keep);
 	if (r >= 0)
-		r = ctl_call_interactive(c, m, &e, &reply);
+		r = ctl_call_interactive(c, m, 0, &e, &reply);
 	sd_bus_message_unref(m);
 	sd_bus_message_unref(reply);
 	if (r < 0)
@@ -112,7 +112,7 @@ int cmd_remove(struct ctl *c, char **args, size_t n)
 	if (r >= 0)
 		r = sd_bus_message_append(m, "s", args[0]);
 	if (r >= 0)
-		r = ctl_call_interactive(c, m, &e, NULL);
+		r = ctl_call_interactive(c, m, 0, &e, NULL);
 	sd_bus_message_unref(m);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to remove LED '%s'", args[0]);

@@ -147,8 +147,10 @@ int cmd_reload(struct ctl *c, char **args, size_t n);
 int cmd_create(struct ctl *c, char **args, size_t n);
 int cmd_remove(struct ctl *c, char **args, size_t n);
 
-/* agent.c: a call that may need polkit to ask for a password (state changes). */
-int ctl_call_interactive(struct ctl *c, sd_bus_message *m, sd_bus_error *e, sd_bus_message **reply);
+/* agent.c: every call that changes state (polkit may ask for a password on a terminal).
+ * timeout_usec: the call's own timeout, 0 for sd-bus's default; longer on a terminal. */
+int ctl_call_interactive(struct ctl *c, sd_bus_message *m, uint64_t timeout_usec, sd_bus_error *e,
+			 sd_bus_message **reply);
 
 /* monitor.c */
 int cmd_monitor(struct ctl *c, char **args, size_t n);
