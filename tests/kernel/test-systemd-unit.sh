@@ -6,7 +6,10 @@
 #   usage: test-systemd-unit.sh service   security exposure, synchronous reload over D-Bus
 #                                         and without it, restore across systemctl restart
 #          test-systemd-unit.sh crash     kill -9 and a hung daemon (SIGSTOP, watchdog): the
-#                                         unit restarts and the LEDs never disappear (fd store)
+#                                         unit restarts and the LEDs never disappear (fd store),
+#                                         a 'uledsctl create --keep' LED included; a definition
+#                                         broken before a crash keeps its LED; who may change
+#                                         state under the sandbox (root, group uledsd, others)
 # Two modes, two boots: together they would not fit in vm-run.sh's 200 s under emulation.
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +39,7 @@ installed() { # installed SUFFIX: the installed path of the file whose source en
 unit_file=$(installed /uledsd.service)
 policy=$(installed /io.uledsd1.conf)
 sbin=$(installed /uledsd)
+uledsctl=$(installed ctl/uledsctl)
 assert_true "the unit is installed where systemd looks ($unit_file)" \
 	sh -c "systemd-analyze unit-paths | grep -qx '$(dirname "$unit_file")'"
 for f in "$sbin" "$(installed /uledsd-reload)" "$(installed modules-load.d/uleds.conf)" "$policy"; do
@@ -155,7 +159,7 @@ test_reload_dbus() {
 watch_leds() { # watch_leds FILE: appends a line for every moment an LED was missing
 	local n
 	for ((;;)); do
-		for n in sd:green:log sd:red:blink sd:gpio sd:amber:restore; do
+		for n in sd:green:log sd:red:blink sd:gpio sd:amber:restore ${WATCH_EXTRA:-}; do
 			[ -e "$L/$n/brightness" ] || echo "missing $n $(_lib_usec)" >>"$1"
 		done
 	done
@@ -172,9 +176,9 @@ now_mono() { local u; read -r u _ </proc/uptime; echo $((10#${u/./} * 10000)); }
 restart_ms() { echo $((($(prop ActiveEnterTimestampMonotonic) - $1) / 1000)); }
 
 test_kill9() {
-	local pid restarts inode_blink inode_log t0 watcher
+	local pid restarts inode_blink inode_log inode_kept t0 watcher
 	echo 77 >"$L/sd:amber:restore/brightness"
-	inode_blink=$(ino sd:red:blink) inode_log=$(ino sd:green:log)
+	inode_blink=$(ino sd:red:blink) inode_log=$(ino sd:green:log) inode_kept=$(ino sd:white:kept)
 	: >/tmp/missing.1
 	bg_start watch_leds /tmp/missing.1
 	watcher=$BG_PID
@@ -194,12 +198,73 @@ test_kill9() {
 	pid=$(main_pid)
 	assert_true "the new process adopted the LEDs from the fd store" \
 		journal_has "sd:red:blink: adopted from the fd store" _PID="$pid"
-	assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store still holds each LED once"
+	assert_eq 6 "$(prop NFileDescriptorStore)" "the fd store still holds each LED once (the kept one too)"
+	assert_eq "$inode_kept" "$(ino sd:white:kept)" "the kept transient LED is the same sysfs node (inode)"
+	assert_true "the kept LED is still Transient" kept_is_transient
+	assert_true "the new process adopted the kept LED from the fd store" \
+		journal_has "sd:white:kept: transient LED adopted from the fd store (kept)" _PID="$pid"
+	assert_true "its record is still in /run/uledsd/transient" sh -c "ls /run/uledsd/transient | grep -q white"
 	echo 55 >"$L/sd:green:log/brightness"
 	assert_true "brightness is forwarded again after the restart" \
 		wait_for 10 journal_has "sd:green:log: brightness 55/100" _PID="$pid"
 	assert_true "the gpio line is driven again after the restart" \
 		wait_for 10 gpio_is 1
+}
+
+# --- access under the sandbox: root, the group uledsd (sysusers file), everyone else -----------
+test_access() {
+	local gid
+	assert_true "the installed sysusers file creates the group uledsd" \
+		systemd-sysusers "$(installed sysusers.d/uledsd.conf)"
+	gid=$(getent group uledsd | cut -d: -f3)
+	assert_true "group uledsd exists ($gid)" test -n "$gid"
+	assert_true "root: uledsctl set" "$uledsctl" set sd:green:log 10
+	assert_true "a member of group uledsd: uledsctl set (dbus-daemon's UnixGroupIDs reach the sandboxed uledsd)" \
+		setpriv --reuid=65534 --regid=65534 --groups="$gid" "$uledsctl" set sd:green:log 11
+	assert_eq 11 "$(cat "$L/sd:green:log/brightness")" "the group member's set reached sysfs"
+	assert_true "a plain user: uledsctl set is denied" sh -c \
+		"! setpriv --reuid=65534 --regid=65534 --clear-groups '$uledsctl' set sd:green:log 12 2>/tmp/denied.err"
+	assert_true "the denial names the group and polkit ($(cat /tmp/denied.err))" \
+		grep -q "Permission denied.*group uledsd.*polkit" /tmp/denied.err
+	assert_eq 11 "$(cat "$L/sd:green:log/brightness")" "the plain user's set changed nothing"
+}
+
+# --- uledsctl create --keep under the unit: $RUNTIME_DIRECTORY, survives kill -9 ----------------
+test_keep_create() {
+	assert_true "uledsctl create --keep under the unit" \
+		"$uledsctl" create sd:white:kept --keep --max 1 --trigger timer delay_on=50 delay_off=50
+	assert_true "the kept LED exists" test -e "$L/sd:white:kept"
+	assert_true "it is remembered in the unit's RuntimeDirectory (/run/uledsd/transient)" \
+		sh -c "ls /run/uledsd/transient | grep -q white"
+	assert_eq /run/uledsd "$(prop RuntimeDirectory | sed 's|^|/run/|')" "RuntimeDirectory="
+	assert_eq 6 "$(prop NFileDescriptorStore)" "the kept LED's fd is in the fd store"
+}
+kept_is_transient() {
+	[ "$(busctl --system get-property io.uledsd1 /io/uledsd1/led/sd_3awhite_3akept io.uledsd1.LED Transient 2>/dev/null)" = "b true" ]
+}
+
+# --- an LED whose definition an edit broke, then a crash: kept as it was, not released ------------
+test_broken_then_crash() {
+	local pid inode
+	inode=$(ino sd:green:log)
+	sed -i '/^\[sd:green:log\]/,/^$/s/^max_brightness = 100/max_brightness = lots/' /etc/uledsd.d/10-test.conf
+	assert_true "the edit broke sd:green:log's definition" grep -q 'max_brightness = lots' /etc/uledsd.d/10-test.conf
+	pid=$(main_pid)
+	kill -9 "$pid"
+	assert_true "restarted after kill -9 with a broken definition" wait_for 20 restarted_from "$pid"
+	pid=$(main_pid)
+	assert_true "the LED of the broken definition still exists" test -e "$L/sd:green:log"
+	assert_eq "$inode" "$(ino sd:green:log)" "it is the same sysfs node (inode): kept, not released"
+	assert_eq 100 "$(cat "$L/sd:green:log/max_brightness")" "it keeps its old max_brightness"
+	assert_true "the journal says it is kept as it was" \
+		journal_has "sd:green:log: its definition has errors; keeping the LED as it was before the restart" _PID="$pid"
+	assert_true "the journal does not say it was released" \
+		sh -c "! journalctl -u $U -o cat --no-pager _PID=$pid | grep -q 'sd:green:log: no longer configured'"
+	assert_true "the journal names the error (FILE:LINE)" journal_has "10-test.conf:2: " _PID="$pid"
+	assert_eq 6 "$(prop NFileDescriptorStore)" "the fd store still holds the kept LED"
+	sed -i 's/^max_brightness = lots/max_brightness = 100/' /etc/uledsd.d/10-test.conf
+	assert_true "systemctl reload with the error fixed" systemctl reload $U
+	assert_eq "$inode" "$(ino sd:green:log)" "the fixed definition (unchanged) keeps the same LED"
 }
 
 # --- a hung daemon (SIGSTOP): the watchdog kills it, it restarts, the LEDs stay ---------------
@@ -269,8 +334,13 @@ service)
 	test_reload_sighup
 	;;
 crash)
+	test_access
+	test_keep_create
+	WATCH_EXTRA=sd:white:kept
 	test_kill9
 	test_watchdog
+	assert_true "the kept LED survived the watchdog restart too" kept_is_transient
+	test_broken_then_crash
 	;;
 esac
 
@@ -278,6 +348,7 @@ esac
 assert_true "systemctl stop" systemctl stop $U
 assert_true "every LED is gone after stop" sh -c "! ls -d $L/sd:* 2>/dev/null | grep -q ."
 assert_eq 0 "$(prop NFileDescriptorStore)" "the fd store is empty after stop"
+assert_true "stop removes the RuntimeDirectory (kept LEDs' records)" test ! -e /run/uledsd
 echo "# the unit's journal, restarts:"
 journalctl -u $U -o short-monotonic --no-pager |
 	grep -E 'atchdog|Main process|Killing|abort|restart|Started|adopted|fd store|Ready' | sed 's/^/#   /'
