@@ -15,7 +15,9 @@
 #include "macro.h"
 #include "string-util.h"
 #include "manager.h"
+#include "record.h"
 #include "test.h"
+#include "uleds-ext.h"
 
 static char tmpdir[64];
 
@@ -39,10 +41,22 @@ static void rec_detach(struct led_backend *b)
 	rec_detached++;
 }
 
+static unsigned rec_blinks, rec_on_ms, rec_off_ms;
+
+static int rec_blink(struct led_backend *b, unsigned v, unsigned on_ms, unsigned off_ms)
+{
+	rec_blinks++;
+	rec_last = v;
+	rec_on_ms = on_ms;
+	rec_off_ms = off_ms;
+	return 0;
+}
+
 static const struct backend_ops rec_ops = {
     .name = "rec",
     .attach = rec_attach,
     .set = rec_set,
+    .blink = rec_blink,
     .detach = rec_detach,
 };
 
@@ -331,6 +345,78 @@ static void test_retry(void)
 	close(peer);
 }
 
+static void send_event(int fd, uint16_t type, int v, unsigned on, unsigned off, unsigned lost)
+{
+	static uint64_t t = 1000000000;
+	struct uleds_event ev = {.timestamp_ns = t += 1000000,
+				 .type = type,
+				 .brightness = v,
+				 .delay_on_ms = on,
+				 .delay_off_ms = off,
+				 .lost = lost};
+
+	if (write(fd, &ev, sizeof(ev)) != sizeof(ev))
+		perror("write");
+}
+
+/* Event mode: records in order, an offloaded blink, a level during it, 0 ending it, and a
+ * recording that sees every record. */
+static void test_event_mode(void)
+{
+	struct manager *m = new_manager();
+	struct led_conf *lc;
+	struct led_backend *b;
+	struct led *l;
+	char *err = NULL, buf[1024] = "";
+	const char *unknown;
+	int peer, rfd = -1;
+
+	if (led_conf_new("ev:led", 6, "t.conf", 1, &lc) < 0 ||
+	    led_backend_new(&rec_ops, "t.conf", 1, &b) < 0)
+		exit(2);
+	lc->max_brightness = 100;
+	lc->backends = calloc(1, sizeof(*lc->backends));
+	lc->backends[0] = b;
+	lc->n_backends = 1;
+	peer = store_fd(m, "ev:led", 0, 100);
+	CHECK_INT(led_new(m, lc, fdstore_take(m, "ev:led"), &l, &err), 0, "led_new");
+	CHECK_INT(l->mode, LED_MODE_LATEST, "a socket answers ENOTTY: latest-value mode");
+	l->mode = LED_MODE_EVENT_OFFLOAD; /* as the module's ioctl would have it */
+	l->event_size = sizeof(struct uleds_event);
+	CHECK_INT(record_start(m, 0, NULL, &rfd, &unknown), 0, "record_start");
+	rec_calls = rec_blinks = 0;
+
+	send_event(peer, ULEDS_EVENT_BLINK, 100, 20, 30, 0);
+	run_loop(m);
+	CHECK(rec_blinks == 1 && rec_on_ms == 20 && rec_off_ms == 30 && rec_last == 100,
+	      "BLINK reaches the backend's blink()");
+	CHECK(l->blink_on_ms == 20 && l->blink_off_ms == 30, "the LED blinks (D-Bus Blink)");
+	send_event(peer, ULEDS_EVENT_BRIGHTNESS, 50, 0, 0, 0);
+	send_event(peer, ULEDS_EVENT_BRIGHTNESS, 50, 0, 0, 0);
+	run_loop(m);
+	CHECK(rec_blinks == 2 && rec_last == 50 && rec_calls == 0,
+	      "a level during a blink: blinks on at it; an equal value reaches no backend");
+	send_event(peer, ULEDS_EVENT_BRIGHTNESS, 0, 0, 0, 3);
+	run_loop(m);
+	CHECK(rec_calls == 1 && rec_last == 0 && !l->blink_on_ms, "brightness 0 ends the blink");
+	CHECK_INT(l->lost, 3, "lost records counted");
+
+	CHECK(read(rfd, buf, sizeof(buf) - 1) > 0, "the recording has lines");
+	CHECK(strstr(buf, "uledsd-record 1\n") == buf, "header first");
+	CHECK(strstr(buf, "1001000000\tev:led\tblink\t100\t20\t30\n") != NULL, "blink line");
+	CHECK(strstr(buf, "1003000000\tev:led\tbrightness\t50\n") != NULL, "equal values recorded");
+	CHECK(strstr(buf, "1004000000\tev:led\tlost\t3\n1004000000\tev:led\tbrightness\t0\n") !=
+		  NULL,
+	      "lost before the record that carries it");
+	close(rfd);
+	run_loop(m);
+	CHECK(!m->recorders, "a closed pipe ends the recording");
+	led_free(l);
+	close(peer);
+	free(err);
+	manager_free(m);
+}
+
 int main(void)
 {
 	char p[128];
@@ -346,6 +432,7 @@ int main(void)
 	mkdir(p, 0755);
 	log_set_max_level(LOG_WARNING);
 	test_forwarding();
+	test_event_mode();
 	test_reload();
 	test_retry();
 	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
