@@ -240,16 +240,16 @@ static void got_version(GObject *source, GAsyncResult *res, gpointer user_data)
 	g_object_notify_by_pspec(G_OBJECT(d->client), props[PROP_VERSION]);
 }
 
-/* uledsd has no CanManage query yet (the uledsctl issue adds one, with group and polkit
- * rules): ask for it and, when it is not there, fall back to today's rule, root only. */
+/* CanManage answers for root, the group uledsd and polkit (uledsd-dbus(7), SECURITY). An
+ * older uledsd without it allowed root only: fall back to that rule. */
 static void can_manage_fallback(PanelClient *self)
 {
 	if (geteuid() == 0)
 		set_can_manage(self, TRUE, NULL);
 	else
 		set_can_manage(self, FALSE,
-			       "Only root may change LEDs (this uledsd has no CanManage query, "
-			       "so the panel assumes its root-only rule).");
+			       "Only root may change LEDs with this uledsd (it is too old to "
+			       "answer CanManage, and allowed root only).");
 }
 
 static void got_can_manage(GObject *source, GAsyncResult *res, gpointer user_data)
@@ -267,8 +267,9 @@ static void got_can_manage(GObject *source, GAsyncResult *res, gpointer user_dat
 	}
 	g_variant_get(reply, "(b)", &can);
 	set_can_manage(d->client, can,
-		       "uledsd does not let you change LEDs (CanManage is false): ask to be "
-		       "added to the group uledsd, or run the panel as root.");
+		       "uledsd does not let you change LEDs: that is for root, members of the "
+		       "group uledsd and whom polkit admits (io.uledsd1.manage). Ask to be "
+		       "added to the group uledsd.");
 }
 
 /* --- the name's owner ---------------------------------------------------------------------- */
