@@ -47,6 +47,10 @@ struct backend_ops {
 	/* Optional: a string naming an exclusive resource ("gpio gpiochip0 LED_PWR"); two
 	 * backends of the configuration returning the same string are a config error. */
 	char *(*claim)(const struct led_backend *b);
+	/* Optional, for --check-config: is the resource there now (dev_dir: "/dev")? Returns
+	 * -errno with *ret_warning (malloc'ed, no FILE:LINE) when not; a warning, not an error:
+	 * uledsd waits for what is missing (a GPIO chip plugged in later). */
+	int (*check)(const struct led_backend *b, const char *dev_dir, char **ret_warning);
 
 	/* Bring the backend to life (b->ctx is set). A missing resource (a GPIO chip that is
 	 * not there yet) is not an error: the backend records it in its state and returns 0.

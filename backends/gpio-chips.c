@@ -152,6 +152,75 @@ int gpio_chip_entry_line(const struct gpio_chip_entry *e, const char *line)
 	return -ENOENT;
 }
 
+/* "gpiochip0 [pinctrl-bcm2711], gpiochip1 [gpio-sim.0:node0]": the scanned chips as gpiodetect
+ * names them, so a gpio.chip that matches nothing can be compared with what there is. */
+int gpio_chips_describe(const struct gpio_watcher *w, char **ret)
+{
+	size_t size = 0;
+	FILE *f;
+
+	f = open_memstream(ret, &size);
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < w->n_chips; i++) {
+		const struct gpio_chip_entry *e = &w->chips[i];
+
+		fprintf(f, "%s%s", i ? ", " : "", e->name);
+		if (e->label)
+			fprintf(f, " [%s]", e->label);
+	}
+	if (w->n_chips == 0)
+		fputs("none", f);
+	if (fclose(f) != 0 || !*ret)
+		return -ENOMEM;
+	return 0;
+}
+
+/* gpio.chip as written stands for e: its name (or /dev path) or its label. */
+static bool chip_entry_is(const struct gpio_chip_entry *e, const char *chip)
+{
+	return streq(e->name, gpio_chip_key(chip)) || (e->label && streq(e->label, chip));
+}
+
+/* --check-config's look at the chips there are now: a gpio.chip (or a line name on any chip)
+ * that matches none is a warning, not an error, as the chip may be plugged in later. */
+int gpio_check(const struct led_backend *b, const char *dev_dir, char **ret_warning)
+{
+	const struct gpio_backend *p = b->priv;
+	struct gpio_watcher w = {.fd = -1, .dev_dir = (char *)dev_dir};
+	_cleanup_free_ char *chips = NULL;
+	bool found = false;
+	int r;
+
+	if (p->chip && strchr(gpio_chip_key(p->chip), '/'))
+		return access(p->chip, F_OK) < 0
+			   ? error_setf(ret_warning, -errno, "gpio.chip = %s: %s", p->chip,
+					strerror(errno))
+			   : 0;
+	r = gpio_chips_load(&w);
+	for (size_t i = 0; r >= 0 && i < w.n_chips && !found; i++)
+		found = p->chip ? chip_entry_is(&w.chips[i], p->chip)
+				: gpio_chip_entry_line(&w.chips[i], p->line) >= 0;
+	if (r >= 0 && !found)
+		r = gpio_chips_describe(&w, &chips);
+	gpio_chips_clear(&w);
+	if (r < 0)
+		return error_setf(ret_warning, r, "cannot list the GPIO chips in %s: %s", dev_dir,
+				  strerror(-r));
+	if (found)
+		return 0;
+	if (p->chip)
+		return error_setf(ret_warning, -ENOENT,
+				  "gpio.chip = %s matches no GPIO chip; chips now: %s. Use a "
+				  "chip name, path or label as gpiodetect shows it (uledsd waits "
+				  "for the chip: it may be plugged in later)",
+				  p->chip, chips);
+	return error_setf(ret_warning, -ENOENT,
+			  "no GPIO chip has a line named '%s' (gpioinfo lists the lines); chips "
+			  "now: %s. uledsd waits for such a chip: it may be plugged in later",
+			  p->line, chips);
+}
+
 /* Chips created or changed in one batch of events; a removal later in the batch cancels its
  * entry (devtmpfs reports IN_ATTRIB right before IN_DELETE of a node). */
 struct chip_events {

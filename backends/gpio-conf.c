@@ -55,7 +55,8 @@ static int parse_chip(struct gpio_backend *p, const char *value, char **ret_erro
 		return errorf(
 		    ret_error,
 		    "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or "
-		    "a label as gpioinfo shows it, or remove it to search every chip.");
+		    "a label as gpiodetect shows it in brackets, or remove it to search every "
+		    "chip.");
 	free(p->chip);
 	p->chip = strdup(value);
 	return p->chip ? 0 : -ENOMEM;

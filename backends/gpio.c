@@ -299,20 +299,41 @@ static void chip_view_done(struct chip_view *v)
 		gpiod_chip_info_free(v->info);
 }
 
+/* The log's advice when gpio.chip (or the line name) matches no chip: the chips there are,
+ * as gpiodetect shows them, next to what was written. */
+static char *missing_chip_hint(struct gpio_backend *p)
+{
+	_cleanup_free_ char *chips = NULL;
+	char *s;
+
+	if (gpio_chips_load(p->watcher) < 0 || gpio_chips_describe(p->watcher, &chips) < 0)
+		return NULL;
+	if (asprintf(&s, "Chips now: %s; %s. uledsd takes the line when %s appears", chips,
+		     p->chip ? "gpio.chip is a chip name, path or label as gpiodetect shows it"
+			     : "gpioinfo lists their lines",
+		     p->chip ? "the chip" : "such a chip") < 0)
+		return NULL;
+	return s;
+}
+
 /* Find the chip and record its name in p->chip_name. false: the state says why not. */
 static bool attach_chip(struct gpio_backend *p, struct chip_view *v)
 {
-	_cleanup_free_ char *why = NULL;
+	_cleanup_free_ char *why = NULL, *hint = NULL;
 	int r;
 
 	r = chip_find(p, &v->chip, &v->e, &why);
 	if (r < 0) {
 		/* After a removal (logged already) the chip's absence is no news. */
+		if (r == -ENOENT && !p->lost)
+			hint = missing_chip_hint(p);
 		gpio_report(p, false,
 			    r != -ENOENT ? LOG_ERR
 			    : p->lost	 ? LOG_DEBUG
 					 : LOG_WARNING,
-			    r == -ENOENT ? "uledsd takes the line when the chip appears" : NULL,
+			    hint	   ? hint
+			    : r == -ENOENT ? "uledsd takes the line when the chip appears"
+					   : NULL,
 			    "%s", why ? why : strerror(-r));
 		return false;
 	}
@@ -547,6 +568,7 @@ const struct backend_ops backend_gpio = {
     .parse = gpio_parse,
     .verify = gpio_verify,
     .claim = gpio_claim,
+    .check = gpio_check,
     .attach = gpio_attach,
     .set = gpio_set,
     .blink = gpio_blink,

@@ -89,6 +89,10 @@ void gpio_chips_clear(struct gpio_watcher *w);
 const struct gpio_chip_entry *gpio_chips_get(struct gpio_watcher *w, const char *name);
 /* Offset of the line called line on e, or -ENOENT. */
 int gpio_chip_entry_line(const struct gpio_chip_entry *e, const char *line);
+/* The scanned chips as "gpiochip0 [label], gpiochip1 [label]" ("none" without any). */
+int gpio_chips_describe(const struct gpio_watcher *w, char **ret);
+/* ops->check: -ENOENT with a warning when gpio.chip (or the line name) matches no chip now. */
+int gpio_check(const struct led_backend *b, const char *dev_dir, char **ret_warning);
 
 /* gpio.c: what a chip event does to a backend */
 void gpio_try_attach(struct gpio_backend *p);

@@ -43,16 +43,36 @@ static void print_found(const struct conf *c)
 		for (size_t j = 0; j < lc->n_backends; j++)
 			printf("%s%s", j ? " " : " backends ", lc->backends[j]->ops->name);
 		if (lc->trigger)
-			printf(", trigger %s", lc->trigger);
+			printf("%s trigger %s", lc->n_backends ? "," : "", lc->trigger);
 		printf("\n");
 	}
 	for (size_t i = 0; i < c->n_notes; i++)
 		printf("%s\n", c->notes[i]);
 }
 
+/* What the backends find missing now (a GPIO chip): warnings, as it may appear later. */
+static size_t check_backends(const struct conf *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n_leds; i++)
+		for (size_t j = 0; j < c->leds[i]->n_backends; j++) {
+			const struct led_backend *b = c->leds[i]->backends[j];
+			_cleanup_free_ char *warning = NULL;
+
+			if (!b->ops->check || b->ops->check(b, "/dev", &warning) >= 0)
+				continue;
+			fprintf(stderr, "%s:%u: [%s] warning: %s.\n", b->file, b->line,
+				c->leds[i]->name, warning ? warning : "out of memory");
+			n++;
+		}
+	return n;
+}
+
 static int check_config(char **dirs)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
+	size_t n_warnings;
 	int r;
 
 	r = conf_load((const char *const *)dirs, &c);
@@ -63,11 +83,15 @@ static int check_config(char **dirs)
 	print_found(c);
 	for (size_t i = 0; i < c->n_errors; i++)
 		fprintf(stderr, "%s\n", c->errors[i]);
+	n_warnings = check_backends(c);
 	printf("%zu file%s in", c->n_files, c->n_files == 1 ? "" : "s");
 	for (char **d = dirs; *d; d++)
 		printf("%s %s", d == dirs ? "" : ",", *d);
-	printf(": %zu LED%s valid, %zu error%s.\n", c->n_leds, c->n_leds == 1 ? "" : "s",
-	       c->n_errors, c->n_errors == 1 ? "" : "s");
+	printf(": %zu LED%s valid, %zu error%s", c->n_leds, c->n_leds == 1 ? "" : "s", c->n_errors,
+	       c->n_errors == 1 ? "" : "s");
+	if (n_warnings)
+		printf(", %zu warning%s", n_warnings, n_warnings == 1 ? "" : "s");
+	printf(".\n");
 	return c->n_errors > 0;
 }
 

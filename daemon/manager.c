@@ -100,10 +100,20 @@ struct led *manager_find_led(struct manager *m, const char *name)
 
 const char *manager_status(struct manager *m)
 {
-	static char buf[128];
+	static char buf[160];
+	size_t waiting = 0;
+	int n;
 
-	snprintf(buf, sizeof(buf), "%zu LED%s, %zu error%s", m->n_leds, m->n_leds == 1 ? "" : "s",
-		 m->n_errors, m->n_errors == 1 ? "" : "s");
+	/* A backend that waits (a gpio.chip that matches no chip) is no configuration error,
+	 * but "0 errors" alone hid it: counted apart, details in uledsctl status and the log. */
+	for (size_t i = 0; i < m->n_leds; i++)
+		for (size_t j = 0; j < m->leds[i]->conf->n_backends; j++)
+			waiting += !m->leds[i]->conf->backends[j]->ok;
+	n = snprintf(buf, sizeof(buf), "%zu LED%s, %zu error%s", m->n_leds,
+		     m->n_leds == 1 ? "" : "s", m->n_errors, m->n_errors == 1 ? "" : "s");
+	if (waiting)
+		snprintf(buf + n, sizeof(buf) - (size_t)n, ", %zu backend%s not working", waiting,
+			 waiting == 1 ? "" : "s");
 	return buf;
 }
 
@@ -113,18 +123,36 @@ void manager_notify(struct manager *m, const char *state)
 		(void)sd_notify(false, state);
 }
 
+/* The last STATUS= sent, so a change found later (a chip appeared) is sent once. */
+static char status_sent[256];
+
+static void status_line(struct manager *m, char *buf, size_t size)
+{
+	/* The reload count tells uledsd-reload (ExecReload= without D-Bus) that its SIGHUP is
+	 * done. */
+	if (m->n_reloads > 0)
+		snprintf(buf, size, "STATUS=%s (reload %u)", manager_status(m), m->n_reloads);
+	else
+		snprintf(buf, size, "STATUS=%s", manager_status(m));
+}
+
 static void notify_status(struct manager *m, const char *prefix)
 {
-	char buf[256];
+	char buf[sizeof(status_sent) + 16];
 
-	/* The reload count tells uledsd-reload (ExecReload= without D-Bus) that its SIGHUP is done.
-	 */
-	if (m->n_reloads > 0)
-		snprintf(buf, sizeof(buf), "%sSTATUS=%s (reload %u)", prefix, manager_status(m),
-			 m->n_reloads);
-	else
-		snprintf(buf, sizeof(buf), "%sSTATUS=%s", prefix, manager_status(m));
+	status_line(m, status_sent, sizeof(status_sent));
+	snprintf(buf, sizeof(buf), "%s%s", prefix, status_sent);
 	manager_notify(m, buf);
+}
+
+/* Backends attach and triggers appear between reloads: STATUS= follows. */
+static void notify_status_changed(struct manager *m)
+{
+	char buf[sizeof(status_sent)];
+
+	status_line(m, buf, sizeof(buf));
+	if (!streq(buf, status_sent))
+		notify_status(m, "");
 }
 
 /* Logs an error of the (re)load and keeps it for the caller (D-Bus Reload returns them). */
@@ -355,6 +383,7 @@ static int on_trigger_retry(sd_event_source *s, uint64_t usec, void *userdata)
 	for (size_t i = 0; i < m->n_leds; i++)
 		if (led_retry_trigger(m->leds[i]) > 0 && m->n_errors > 0)
 			m->n_errors--;
+	notify_status_changed(m);
 	(void)sd_event_source_set_time(s, usec + 2000000);
 	(void)sd_event_source_set_enabled(s, SD_EVENT_ON);
 	return 0;

@@ -79,3 +79,40 @@ kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
 out=$("$uledsd" --bus none --config-dir "$work/nope" 2>&1); rc=$?
 assert_eq 1 "$rc" "missing -c directory exits with 1"
 assert_true "missing -c says so ($out)" grep -qF "configuration directory '$work/nope' (given with -c) does not exist" <<<"$out"
+
+# Point 3: gpio.chip as gpiodetect shows the label works; a label that matches no chip names
+# the chips there are, in the log and in --check-config (a warning: it may be plugged in later),
+# and STATUS counts the waiting backend.
+gpiosim_new fh:node0 2 FH_L0 FH_L1 || exit 1
+label=$(gpiodetect | sed -n "s/^$GPIOSIM_CHIP \[\(.*\)\] .*/\1/p")
+assert_eq "fh:node0" "$label" "gpiodetect shows the chip's label in brackets"
+cat >"$conf/board.conf" <<CONF
+[fh:green:label]
+max_brightness = 1
+default_brightness = 1
+backends = gpio
+gpio.chip = $label
+gpio.line = FH_L1
+
+[fh:red:typo]
+backends = gpio
+gpio.chip = fh-node0
+gpio.line = FH_L0
+CONF
+chips="$GPIOSIM_CHIP [fh:node0]"
+"$uledsd" --check-config --config-dir "$conf" >"$work/check.out" 2>"$work/check.err"; rc=$?
+assert_eq 0 "$rc" "--check-config: a chip that is not there is a warning, not an error"
+assert_true "--check-config warns and lists the chips ($(cat "$work/check.err"))" grep -qF \
+	"board.conf:9: [fh:red:typo] warning: gpio.chip = fh-node0 matches no GPIO chip; chips now: $chips" "$work/check.err"
+assert_true "--check-config: no warning for the label as gpiodetect shows it" \
+	bash -c "! grep -q 'fh:green:label' $work/check.err"
+assert_true "--check-config counts the warning ($(cat "$work/check.out"))" \
+	grep -qF ": 2 LEDs valid, 0 errors, 1 warning." "$work/check.out"
+bg_start "$uledsd" --bus none --config-dir "$conf" 2>"$work/chip"
+assert_true "uledsd is ready" wait_for 10 grep -q "Ready:" "$work/chip"
+assert_eq 1 "$(gpiosim_value fh:node0 1)" "the LED with the documented label drives its line"
+assert_true "log: the wrong label lists the chips ($(cat "$work/chip"))" grep -qF \
+	"fh:red:typo: gpio: waiting for a chip labelled 'fh-node0'. Chips now: $chips; gpio.chip is a chip name, path or label as gpiodetect shows it." "$work/chip"
+assert_true "STATUS counts the waiting backend" \
+	grep -qF "Ready: 2 LEDs, 0 errors, 1 backend not working." "$work/chip"
+kill "$BG_PID"; wait "$BG_PID" 2>/dev/null

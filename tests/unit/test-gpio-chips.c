@@ -139,6 +139,65 @@ static void test_scan(struct gpio_watcher *w)
 	CHECK(!w->chips_valid && w->n_chips == 0, "cleared");
 }
 
+/* What a gpio.chip that matches nothing is told: the chips as gpiodetect shows them. */
+static void test_describe(struct gpio_watcher *w)
+{
+	struct gpio_watcher empty = {.fd = -1, .dev_dir = w->dev_dir};
+	_cleanup_free_ char *s = NULL, *none = NULL;
+
+	CHECK_INT(gpio_chips_load(w), 0, "scan");
+	CHECK_INT(gpio_chips_describe(w, &s), 0, "describe");
+	CHECK_STR(s, "gpiochip0 [label-0], gpiochip2 [label-2], gpiochip10 [label-10]",
+		  "chips as gpiodetect names them");
+	CHECK_INT(gpio_chips_describe(&empty, &none), 0, "describe no chips");
+	CHECK_STR(none, "none", "no chips");
+	gpio_chips_clear(w);
+}
+
+/* --check-config's warning for one gpio.chip / gpio.line; NULL when there is none. */
+static char *check(const char *chip, const char *line)
+{
+	struct gpio_backend p = {.chip = (char *)chip, .line = (char *)line};
+	struct led_backend b = {.priv = &p};
+	char *warning = NULL;
+	int r = gpio_check(&b, tmpdir, &warning);
+
+	CHECK(r < 0 || !warning, "gpio_check returned %d with a warning '%s'", r,
+	      warning ? warning : "");
+	return r < 0 ? (warning ? warning : strdup("?")) : NULL;
+}
+
+static void test_check(void)
+{
+	const char *chips = "chips now: gpiochip0 [label-0], gpiochip2 [label-2], gpiochip10 "
+			    "[label-10]. Use a chip name, path or label as gpiodetect shows it";
+	char path[128];
+	char *w;
+
+	snprintf(path, sizeof(path), "%s/gpiochip2", tmpdir);
+	CHECK(!(w = check("label-2", "2-L1")), "a label that exists: %s", w ? w : "");
+	free(w);
+	CHECK(!(w = check("gpiochip10", "0")), "a chip name that exists: %s", w ? w : "");
+	free(w);
+	CHECK(!(w = check(NULL, "10-L0")), "a line name on some chip: %s", w ? w : "");
+	free(w);
+	CHECK(!(w = check(path, "0")), "a path that exists: %s", w ? w : "");
+	free(w);
+	w = check("gpio-sim.0-node0", "LED");
+	CHECK(w && strstr(w, "gpio.chip = gpio-sim.0-node0 matches no GPIO chip; ") &&
+		  strstr(w, chips),
+	      "a label that matches nothing lists the chips: %s", w ? w : "(no warning)");
+	free(w);
+	w = check("gpiochip1", "LED");
+	CHECK(w && strstr(w, chips), "a chip that did not open is not there: %s",
+	      w ? w : "(no warning)");
+	free(w);
+	w = check(NULL, "NOPE");
+	CHECK(w && strstr(w, "no GPIO chip has a line named 'NOPE'"), "a line on no chip: %s",
+	      w ? w : "(no warning)");
+	free(w);
+}
+
 /* Every rescan must give back everything: a chip that failed to open used to leave the names
  * after it in an array strv_free() stops reading at the first hole in. */
 static void rescan(struct gpio_watcher *w, int times)
@@ -180,6 +239,8 @@ int main(void)
 	touch("null");
 	w.dev_dir = tmpdir;
 	test_scan(&w);
+	test_describe(&w);
+	test_check();
 	test_no_leak(&w);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
