@@ -358,6 +358,11 @@ static int bus_connect(struct bus *b)
 	return r;
 }
 
+/* A session bus is what a developer or a test wants without root's system bus: say how. */
+#define SESSION_BUS_HOWTO                                                                          \
+	" To run uledsd with a session bus of its own: dbus-run-session -- uledsd --bus "          \
+	"session ...; or set DBUS_SESSION_BUS_ADDRESS to the address of a running one."
+
 /* Connect, or wait for the bus: the warning when there is none is given once. */
 static void bus_try(struct bus *b)
 {
@@ -375,8 +380,10 @@ static void bus_try(struct bus *b)
 	if (!b->warned && access(b->socket_path, F_OK) < 0) {
 		log_warning_errno(errno,
 				  "No D-Bus %s bus (%s: %m); the LEDs work without it, uledsd "
-				  "attaches to the bus when it appears.",
-				  bus_kind_name(b), b->socket_path);
+				  "attaches to the bus when it appears.%s",
+				  bus_kind_name(b), b->socket_path,
+				  b->manager->bus_kind == BUS_KIND_SESSION ? SESSION_BUS_HOWTO
+									   : "");
 		b->warned = true;
 	}
 }
@@ -421,7 +428,9 @@ static int bus_address(struct bus *b)
 	else if (!rt || rt[0] != '/')
 		return log_error_errno(EADDRNOTAVAIL,
 				       "No session bus: neither DBUS_SESSION_BUS_ADDRESS nor "
-				       "XDG_RUNTIME_DIR is set. Set one, or use --bus none.");
+				       "XDG_RUNTIME_DIR is set (not in a login session); the LEDs "
+				       "work without D-Bus.%s Or use --bus none.",
+				       SESSION_BUS_HOWTO);
 	else
 		r = asprintf(&b->address, "unix:path=%s/bus", rt);
 	if (r < 0 || !b->address)

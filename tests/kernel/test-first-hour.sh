@@ -116,3 +116,23 @@ assert_true "log: the wrong label lists the chips ($(cat "$work/chip"))" grep -q
 assert_true "STATUS counts the waiting backend" \
 	grep -qF "Ready: 2 LEDs, 0 errors, 1 backend not working." "$work/chip"
 kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
+
+# Point 9: --bus session without a session bus says so, and how to get one (the advice works).
+sconf=$work/session.d
+mkdir "$sconf"
+printf '[fh:session]\nbackends = log\n' >"$sconf/s.conf"
+howto="To run uledsd with a session bus of its own: dbus-run-session -- uledsd --bus session ...; or set DBUS_SESSION_BUS_ADDRESS to the address of a running one."
+out=$(env -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR timeout 3 "$uledsd" --bus session \
+	--config-dir "$sconf" 2>&1)
+assert_true "no session bus variables: says so and how ($out)" grep -qF \
+	"No session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (not in a login session); the LEDs work without D-Bus. $howto" <<<"$out"
+mkdir -m 700 "$work/rt"
+out=$(env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/rt" timeout 3 "$uledsd" \
+	--bus session --config-dir "$sconf" 2>&1)
+assert_true "XDG_RUNTIME_DIR without a bus: says so and how ($out)" grep -qF \
+	"No D-Bus session bus ($work/rt/bus: No such file or directory); the LEDs work without it, uledsd attaches to the bus when it appears. $howto" <<<"$out"
+assert_true "no 'No medium found'" bash -c '! grep -q "No medium" <<<"$1"' _ "$out"
+out=$(env -u DBUS_SESSION_BUS_ADDRESS dbus-run-session -- timeout 5 "$uledsd" --bus session \
+	--config-dir "$sconf" 2>&1)
+assert_true "dbus-run-session as advised: on the session bus ($out)" \
+	grep -qF "Serving io.uledsd1 on the session bus." <<<"$out"
