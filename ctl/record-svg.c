@@ -113,15 +113,13 @@ static void svg_lane(const struct svg *s, size_t i)
 	fputs("</g>\n", s->f);
 }
 
-/* Ticks at 1, 2 or 5 times a power of ten, about ten of them. */
+/* Ticks at 1, 2 or 5 times a power of ten, 5 to 10 of them; seconds from 1 s steps on. */
 static void svg_axis(const struct svg *s, double y)
 {
 	double span_ms = s->span_ns / 1e6, step = pow(10, floor(log10(span_ms / 10)));
+	double n = span_ms / step; /* 10 to 100 */
 
-	if (span_ms / step > 50)
-		step *= 5;
-	else if (span_ms / step > 20)
-		step *= 2;
+	step *= n >= 50 ? 10 : n >= 20 ? 5 : 2;
 	fprintf(s->f, "<g class=\"axis\">\n<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
 		SVG_LEFT, y, SVG_WIDTH - SVG_RIGHT, y);
 	for (double t = 0; t <= span_ms + 1e-9; t += step) {
@@ -129,8 +127,9 @@ static void svg_axis(const struct svg *s, double y)
 
 		fprintf(s->f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g ms</text>\n",
-			x, y, x, y + 5, x, y + 18, t);
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g %s</text>\n",
+			x, y, x, y + 5, x, y + 18, step >= 1000 ? t / 1000 : t,
+			step >= 1000 ? "s" : "ms");
 	}
 	fputs("</g>\n", s->f);
 }
