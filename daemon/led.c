@@ -588,6 +588,16 @@ static int led_read_brightness(struct led *l)
 }
 
 /* The fd store kept the LED alive: it exists with its trigger still running. */
+/* An offloaded blink that started before a crash is not announced again: rewriting delay_on
+ * (timer and its kind) makes the LED core hand it over anew, as a BLINK record. */
+static void led_adopt_blink(struct led *l)
+{
+	_cleanup_free_ char *on = NULL;
+
+	if (led_read_attr(l, "delay_on", &on) >= 0)
+		(void)led_write_attr(l, "delay_on", on);
+}
+
 static int led_adopt(struct led *l, int fd, char **ret_error)
 {
 	struct led_conf *c = l->conf;
@@ -603,7 +613,10 @@ static int led_adopt(struct led *l, int fd, char **ret_error)
 				  c->line, l->name, l->sysfs);
 	/* The configured trigger may have changed while uledsd was down (one set at run time
 	 * through sysfs or D-Bus, with none configured, stays). */
-	return c->trigger ? led_apply_trigger(l, ret_error) : 0;
+	r = c->trigger ? led_apply_trigger(l, ret_error) : 0;
+	if (r >= 0 && l->mode != LED_MODE_LATEST)
+		led_adopt_blink(l);
+	return r;
 }
 
 static int led_create(struct led *l, char **ret_error)
