@@ -15,6 +15,7 @@ struct backend_context {
 	sd_event *event;
 	const char *dev_dir;  /* where device nodes appear ("/dev") */
 	const char *led_name; /* valid while attached */
+	const char *sysfs;    /* the LED's directory (/sys/class/leds/NAME), valid while attached */
 	unsigned max_brightness;
 	unsigned brightness; /* at attach; set() brings every later value */
 	void *shared;	     /* this backend type's per-manager state (ops->shared_new), or NULL */

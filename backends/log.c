@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The log backend: every brightness change as a log record, rate-limited per LED. */
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "log.h"
@@ -8,8 +12,11 @@
 #include "string-util.h"
 
 /* Without log.max_rate a self-blinking trigger (heartbeat: ~6 changes a second) would bury
- * everything else in the journal: one record, then at most one summary every 10 s. */
+ * everything else in the journal: one record, then at most one summary every 10 s. Without a
+ * trigger the changes are someone's writes, each worth a record: at most 10 a second, so a
+ * runaway script does not flood either. */
 #define LOG_SUMMARY_USEC (10 * 1000000ULL)
+#define LOG_WRITES_USEC (1000000ULL / 10)
 #define LOG_MAX_RATE 100000
 
 struct log_backend {
@@ -21,6 +28,7 @@ struct log_backend {
 	struct led_backend *self;
 	unsigned value; /* the latest brightness: what a deferred record shows */
 	unsigned blink_on_ms, blink_off_ms; /* the blink logged last (0/0: none) */
+	int trigger_fd;			    /* the LED's sysfs trigger attribute, -1: not open */
 };
 
 static int log_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
@@ -95,10 +103,46 @@ static int log_attach(struct led_backend *b)
 
 	(void)log_verify(b, NULL);
 	p->self = b;
+	p->trigger_fd = -1;
 	ratelimit_init(&p->rl, p->max_rate, "log-ratelimit", log_fire, p);
 	if (!p->rate_set)
 		p->rl.interval_usec = LOG_SUMMARY_USEC;
 	return 0;
+}
+
+/* Does a trigger drive the LED? The kernel brackets the selected one: "[none] timer ...".
+ * Read at every change (one pread of a kept fd): a stale answer would hold a person's write
+ * back for 10 s right after the trigger went. Unknown counts as triggered: quiet is safe. */
+static bool log_led_triggered(struct led_backend *b)
+{
+	struct log_backend *p = b->priv;
+	char path[PATH_MAX], buf[64];
+	ssize_t n;
+
+	if (p->trigger_fd < 0 && b->ctx.sysfs) {
+		snprintf(path, sizeof(path), "%s/trigger", b->ctx.sysfs);
+		p->trigger_fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	n = p->trigger_fd < 0 ? -1 : pread(p->trigger_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	return strncmp(buf, "[none]", 6) != 0; /* "none" comes first in the list */
+}
+
+/* The default pace follows who changes the LED: a trigger (quiet) or writes (each one). */
+static void log_pick_pace(struct led_backend *b)
+{
+	struct log_backend *p = b->priv;
+	uint64_t interval;
+
+	if (p->rate_set)
+		return;
+	interval = log_led_triggered(b) ? LOG_SUMMARY_USEC : LOG_WRITES_USEC;
+	/* The trigger went: its summary now, rather than a write waiting for it. */
+	if (interval < p->rl.interval_usec && p->rl.pending)
+		ratelimit_flush(&p->rl);
+	p->rl.interval_usec = interval;
 }
 
 static int log_set(struct led_backend *b, unsigned brightness)
@@ -106,6 +150,7 @@ static int log_set(struct led_backend *b, unsigned brightness)
 	struct log_backend *p = b->priv;
 	int r;
 
+	log_pick_pace(b);
 	p->value = brightness;
 	p->blink_on_ms = p->blink_off_ms = 0;
 	r = ratelimit_test(&p->rl, b->ctx.event, ratelimit_now());
@@ -141,6 +186,7 @@ static void log_detach(struct led_backend *b)
 	struct log_backend *p = b->priv;
 
 	ratelimit_flush(&p->rl);
+	p->trigger_fd = safe_close(p->trigger_fd);
 }
 
 static bool log_same(const struct led_backend *a, const struct led_backend *b)

@@ -468,6 +468,7 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 	    .event = m->event,
 	    .dev_dir = m->dev_dir,
 	    .led_name = l->name,
+	    .sysfs = l->sysfs,
 	    .max_brightness = l->max_brightness,
 	    .brightness = l->brightness,
 	    .state_changed = on_backend_state,
@@ -587,7 +588,6 @@ static int led_read_brightness(struct led *l)
 	return 0;
 }
 
-/* The fd store kept the LED alive: it exists with its trigger still running. */
 /* An offloaded blink that started before a crash is not announced again: rewriting delay_on
  * (timer and its kind) makes the LED core hand it over anew, as a BLINK record. */
 static void led_adopt_blink(struct led *l)
@@ -598,6 +598,7 @@ static void led_adopt_blink(struct led *l)
 		(void)led_write_attr(l, "delay_on", on);
 }
 
+/* The fd store kept the LED alive: it exists with its trigger still running. */
 static int led_adopt(struct led *l, int fd, char **ret_error)
 {
 	struct led_conf *c = l->conf;

@@ -136,3 +136,28 @@ out=$(env -u DBUS_SESSION_BUS_ADDRESS dbus-run-session -- timeout 5 "$uledsd" --
 	--config-dir "$sconf" 2>&1)
 assert_true "dbus-run-session as advised: on the session bus ($out)" \
 	grep -qF "Serving io.uledsd1 on the session bus." <<<"$out"
+
+# Point 5, the rest: with no trigger each write is logged at once (someone wants to see it);
+# while a trigger drives the LED it is quiet; when the trigger goes, writes are logged again.
+lconf=$work/log.d
+mkdir "$lconf"
+printf '[fh:log]\nbackends = log\n' >"$lconf/l.conf"
+bg_start "$uledsd" --bus none --config-dir "$lconf" 2>"$work/writes"
+assert_true "uledsd is ready" wait_for 10 grep -q "Ready:" "$work/writes"
+L=/sys/class/leds/fh:log
+for v in 10 20 30 40 50; do echo $v >$L/brightness; sleep 0.2; done
+logged() { for v in "$@"; do grep -q "fh:log: brightness $v/255" "$work/writes" || return 1; done; }
+assert_true "no trigger: each of 5 writes logged at once ($(grep fh:log "$work/writes"))" \
+	wait_for 1 logged 10 20 30 40 50
+n0=$(grep -c "fh:log: brightness" "$work/writes")
+echo heartbeat >$L/trigger
+sleep 4
+n1=$(grep -c "fh:log: brightness" "$work/writes")
+assert_true "heartbeat: quiet ($((n1 - n0)) records in 4 s, at most 1)" test $((n1 - n0)) -le 1
+echo none >$L/trigger
+echo 77 >$L/brightness
+assert_true "trigger removed: the write is logged at once ($(tail -3 "$work/writes"))" \
+	wait_for 1 logged 77
+assert_true "trigger removed: the heartbeat's summary came first" \
+	grep -q "fh:log: brightness .* more changes not logged" "$work/writes"
+kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
