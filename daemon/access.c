@@ -22,7 +22,7 @@ struct access_query {
 	struct access_query *next;
 	sd_bus_message *msg; /* the method call; dispatched again once answered */
 	sd_bus_slot *slot;   /* the question in flight */
-	bool done, allowed, challenge;
+	bool done, allowed;
 };
 
 static struct access_query **queries(struct manager *m)
@@ -60,13 +60,12 @@ bool access_caller_is_root(sd_bus_message *msg)
 }
 
 /* The answer is in: run the method again, it finds the verdict. */
-static void query_answer(struct access_query *q, bool allowed, bool challenge)
+static void query_answer(struct access_query *q, bool allowed)
 {
 	int r;
 
 	q->done = true;
 	q->allowed = allowed;
-	q->challenge = challenge;
 	q->slot = sd_bus_slot_unref(q->slot);
 	r = sd_bus_enqueue_for_read(sd_bus_message_get_bus(q->msg), q->msg);
 	if (r < 0)
@@ -84,7 +83,8 @@ static int on_polkit(sd_bus_message *reply, void *userdata, sd_bus_error *ret_er
 	else if (sd_bus_message_enter_container(reply, 'r', "bba{ss}") < 0 ||
 		 sd_bus_message_read(reply, "bb", &authorized, &challenge) < 0)
 		authorized = challenge = 0;
-	query_answer(q, authorized, challenge);
+	/* challenge: polkit would ask for a password, which only an interactive call does. */
+	query_answer(q, authorized);
 	return 0;
 }
 
@@ -141,12 +141,12 @@ static int on_credentials(sd_bus_message *reply, void *userdata, sd_bus_error *r
 	struct group *g = getgrnam(ACCESS_GROUP);
 
 	if (!sd_bus_message_is_method_error(reply, NULL) && g && gids_contain(reply, g->gr_gid)) {
-		query_answer(q, true, false);
+		query_answer(q, true);
 		return 0;
 	}
 	q->slot = sd_bus_slot_unref(q->slot);
 	if (ask_polkit(q) < 0)
-		query_answer(q, false, false);
+		query_answer(q, false);
 	return 0;
 }
 
@@ -169,12 +169,11 @@ static int access_ask(struct manager *m, sd_bus_message *msg)
 	return r;
 }
 
-/* 1 allowed, 0 asked (call again later), -EACCES denied. challenge: polkit would ask. */
-static int access_verdict(struct manager *m, sd_bus_message *msg, bool *challenge)
+/* 1 allowed, 0 asked (call again later), -EACCES denied. */
+static int access_verdict(struct manager *m, sd_bus_message *msg)
 {
 	int r;
 
-	*challenge = false;
 	if (access_caller_is_root(msg))
 		return 1;
 	for (struct access_query *q = *queries(m); q; q = q->next)
@@ -183,7 +182,6 @@ static int access_verdict(struct manager *m, sd_bus_message *msg, bool *challeng
 
 			if (!q->done)
 				return 0; /* the same call again before the answer: wait */
-			*challenge = q->challenge;
 			query_free(m, q);
 			return allowed ? 1 : -EACCES;
 		}
@@ -193,8 +191,7 @@ static int access_verdict(struct manager *m, sd_bus_message *msg, bool *challeng
 
 int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error)
 {
-	bool challenge;
-	int r = access_verdict(m, msg, &challenge);
+	int r = access_verdict(m, msg);
 
 	if (r >= 0)
 		return r;
@@ -206,12 +203,9 @@ int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error)
 	    ACCESS_POLKIT_ACTION);
 }
 
+/* Allowed now, without a password: a client that enables controls by this answer makes plain
+ * calls, which polkit's "would ask" (auth_admin, the default for everyone) would refuse. */
 int access_can_manage(struct manager *m, sd_bus_message *msg)
 {
-	bool challenge;
-	int r = access_verdict(m, msg, &challenge);
-
-	if (r == 0)
-		return 0;
-	return r > 0 || challenge ? 1 : -EACCES;
+	return access_verdict(m, msg);
 }

@@ -14,7 +14,8 @@ struct manager;
  * answer needs asking dbus-daemon or polkit; the method handler returns 1 now and is
  * called again with the same message once the answer is there. */
 int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error);
-/* For CanManage: 1 the caller may change state (or polkit would ask it), -EACCES no, 0 asked. */
+/* For CanManage: 1 the caller may change state now (polkit asking for a password is no),
+ * -EACCES no, 0 asked. */
 int access_can_manage(struct manager *m, sd_bus_message *msg);
 /* The caller's effective uid as dbus-daemon saw it is 0. */
 bool access_caller_is_root(sd_bus_message *msg);
