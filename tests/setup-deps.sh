@@ -47,7 +47,8 @@ apt-get install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config libsystemd-dev libinih-dev scdoc \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
 	qemu-system-x86 bc jq valgrind gcc-multilib libxml2-utils librsvg2-bin \
-	libgtk-4-dev librsvg2-common fonts-dejavu-core xvfb x11-apps imagemagick xdotool
+	libgtk-4-dev librsvg2-common fonts-dejavu-core xvfb x11-apps imagemagick xdotool \
+	polkitd
 # pkg/release, not -t: -t would also move systemd and friends to backports versions.
 # dkms here, so the headers it depends on are the backports ones of the same transaction.
 apt-get install -y -q --no-install-recommends \
@@ -79,5 +80,12 @@ if [ -z "$h61" ]; then
 	echo "setup-deps: cannot find bookworm's 6.1 headers package" >&2
 	exit 1
 fi
-apt-get install -y -q --no-install-recommends "$h61"
-echo "setup-deps: ok (kernel $kver, $srcpkg $hver, $h61)"
+# ... and its image and source of the same version: the kernel module's ABI and torture tests
+# also boot 6.1 (bookworm's own kernel). The source's default candidate (bookworm-security) is
+# newer than bookworm's headers: pin it.
+v61=$(apt-cache show "$h61/bookworm" 2>/dev/null | sed -n 's/^Version: *//p' | head -n1)
+k61=${h61#linux-headers-}
+[ -n "$v61" ] || { echo "setup-deps: cannot find the version of $h61 in bookworm" >&2; exit 1; }
+apt-get install -y -q --no-install-recommends --allow-downgrades "$h61=$v61" \
+	"linux-image-$k61-unsigned=$v61" "linux-source-6.1=$v61"
+echo "setup-deps: ok (kernel $kver and $k61, $srcpkg $hver, $h61 $v61)"

@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# On the 6.1 kernel (vm-run-6.1.sh): the uleds ABI conformance test (64- and 32-bit), then the
+# torture test, in one boot. 6.1 lacks LED_REJECT_NAME_CONFLICT: the module's own name checks
+# are what these exercise there.
+# usage: test-kmod-6.1.sh ULEDS_ABI ULEDS_ABI_32 ULEDS_TORTURE SECONDS
+set -u
+here=$(dirname "$0")
+echo "test-kmod-6.1: kernel $(uname -r)"
+case $(uname -r) in 6.1.*) ;; *) echo "test-kmod-6.1: FAIL: not a 6.1 kernel"; exit 1 ;; esac
+rc=0
+bash "$here/test-uleds-abi.sh" "$1" "$2" || rc=1
+# test-uleds-abi.sh ends with uleds reloaded; the torture needs it loaded, and unloads it.
+[ -c /dev/uleds ] || modprobe uleds || rc=1
+bash "$here/test-uleds-torture.sh" "$3" "$4" || rc=1
+exit $rc
