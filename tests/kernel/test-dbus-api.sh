@@ -170,7 +170,7 @@ assert_true "nobody's SetTrigger is refused" grep -q 'AccessDenied' <<<"$e"
 e=$(nobody dbus-send --system --print-reply --dest=io.uledsd1 /io/uledsd1 io.uledsd1.Manager.Reload 2>&1 >/dev/null)
 assert_true "nobody's Reload is refused" grep -q 'AccessDenied' <<<"$e"
 e=$(nobody dbus-send --system --print-reply --dest=io.uledsd1 "$sig" org.freedesktop.DBus.Properties.Set string:io.uledsd1.LED string:Brightness variant:uint32:3 2>&1 >/dev/null)
-assert_true "nobody's Properties.Set is refused" grep -q 'AccessDenied' <<<"$e"
+assert_true "nobody's Properties.Set is refused: the property is read-only ($e)" grep -q 'PropertyReadOnly' <<<"$e"
 
 # --- a flood is coalesced to <= dbus.max_rate signals/s, the final value delivered ---------
 : >"$work/mon.mark"
