@@ -130,6 +130,9 @@ void json_end(struct json *j, char close);
 void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);
 void json_uint(struct json *j, uint64_t v);
+/* A key and its value, in one call. */
+void json_field_uint(struct json *j, const char *key, uint64_t v);
+void json_field_string(struct json *j, const char *key, const char *s);
 void json_bool(struct json *j, bool b);
 void json_null(struct json *j);
 void json_strv(struct json *j, char **strv);

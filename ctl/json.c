@@ -79,6 +79,18 @@ void json_uint(struct json *j, uint64_t v)
 	j->need_comma = true;
 }
 
+void json_field_uint(struct json *j, const char *key, uint64_t v)
+{
+	json_key(j, key);
+	json_uint(j, v);
+}
+
+void json_field_string(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	json_string(j, s);
+}
+
 void json_bool(struct json *j, bool b)
 {
 	json_separate(j);

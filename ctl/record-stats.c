@@ -117,18 +117,12 @@ void record_print_change(FILE *f, enum rec_format fmt, const struct recording *r
 		fprintf(f, ",%u,%u,%u,%llu\n", c->value, c->on_ms, c->off_ms, d);
 	} else if (fmt == REC_FORMAT_JSON) {
 		json_begin(&j, '{');
-		json_key(&j, "time_us");
-		json_uint(&j, t);
-		json_key(&j, "led");
-		json_string(&j, l->name);
-		json_key(&j, "value");
-		json_uint(&j, c->value);
-		json_key(&j, "blink_on_ms");
-		json_uint(&j, c->on_ms);
-		json_key(&j, "blink_off_ms");
-		json_uint(&j, c->off_ms);
-		json_key(&j, "delta_us");
-		json_uint(&j, d);
+		json_field_uint(&j, "time_us", t);
+		json_field_string(&j, "led", l->name);
+		json_field_uint(&j, "value", c->value);
+		json_field_uint(&j, "blink_on_ms", c->on_ms);
+		json_field_uint(&j, "blink_off_ms", c->off_ms);
+		json_field_uint(&j, "delta_us", d);
 		json_end(&j, '}');
 	}
 }
@@ -169,40 +163,27 @@ static void json_spread(struct json *j, const char *key, uint64_t min, uint64_t 
 {
 	json_key(j, key);
 	json_begin(j, '{');
-	json_key(j, "count");
-	json_uint(j, n);
-	json_key(j, "min_us");
-	json_uint(j, min);
-	json_key(j, "median_us");
-	json_uint(j, median);
-	json_key(j, "max_us");
-	json_uint(j, max);
+	json_field_uint(j, "count", n);
+	json_field_uint(j, "min_us", min);
+	json_field_uint(j, "median_us", median);
+	json_field_uint(j, "max_us", max);
 	json_end(j, '}');
 }
 
 static void summary_json(struct json *j, const struct rec_led *l, const struct rec_stats *s)
 {
 	json_begin(j, '{');
-	json_key(j, "led");
-	json_string(j, l->name);
-	json_key(j, "mode");
-	json_string(j, l->mode ? l->mode : "");
-	json_key(j, "transitions");
-	json_uint(j, s->transitions);
-	json_key(j, "records");
-	json_uint(j, l->records);
+	json_field_string(j, "led", l->name);
+	json_field_string(j, "mode", l->mode ? l->mode : "");
+	json_field_uint(j, "transitions", s->transitions);
+	json_field_uint(j, "records", l->records);
 	json_spread(j, "on", s->on_min, s->on_median, s->on_max, s->n_on);
 	json_spread(j, "off", s->off_min, s->off_median, s->off_max, s->n_off);
-	json_key(j, "period_us");
-	json_uint(j, s->period);
-	json_key(j, "duty_permille");
-	json_uint(j, s->duty >= 0 ? (uint64_t)(s->duty * 1000 + 0.5) : 0);
-	json_key(j, "blink_on_ms");
-	json_uint(j, s->blink_on_ms);
-	json_key(j, "blink_off_ms");
-	json_uint(j, s->blink_off_ms);
-	json_key(j, "lost");
-	json_uint(j, s->lost);
+	json_field_uint(j, "period_us", s->period);
+	json_field_uint(j, "duty_permille", s->duty >= 0 ? (uint64_t)(s->duty * 1000 + 0.5) : 0);
+	json_field_uint(j, "blink_on_ms", s->blink_on_ms);
+	json_field_uint(j, "blink_off_ms", s->blink_off_ms);
+	json_field_uint(j, "lost", s->lost);
 	json_end(j, '}');
 }
 
@@ -245,10 +226,8 @@ int record_print_summary(FILE *f, enum rec_format fmt, const struct recording *r
 	}
 	if (fmt == REC_FORMAT_JSON) {
 		json_end(&j, ']');
-		json_key(&j, "duration_us");
-		json_uint(&j, (rec->end_ns - rec->start_ns) / 1000);
-		json_key(&j, "dropped");
-		json_uint(&j, rec->dropped);
+		json_field_uint(&j, "duration_us", (rec->end_ns - rec->start_ns) / 1000);
+		json_field_uint(&j, "dropped", rec->dropped);
 		json_end(&j, '}');
 	} else if (rec->dropped)
 		fprintf(f, "%llu records dropped: the reader was late (uledsd's pipe was full)\n",
