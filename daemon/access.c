@@ -22,6 +22,7 @@ struct access_query {
 	struct access_query *next;
 	sd_bus_message *msg; /* the method call; dispatched again once answered */
 	sd_bus_slot *slot;   /* the question in flight */
+	bool interactive;    /* polkit may ask for a password (never for CanManage) */
 	bool done, allowed;
 };
 
@@ -91,7 +92,7 @@ static int on_polkit(sd_bus_message *reply, void *userdata, sd_bus_error *ret_er
 static int ask_polkit(struct access_query *q)
 {
 	sd_bus *bus = sd_bus_message_get_bus(q->msg);
-	bool interactive = sd_bus_message_get_allow_interactive_authorization(q->msg) > 0;
+	bool interactive = q->interactive;
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *call = NULL;
 	int r;
 
@@ -150,7 +151,7 @@ static int on_credentials(sd_bus_message *reply, void *userdata, sd_bus_error *r
 	return 0;
 }
 
-static int access_ask(struct manager *m, sd_bus_message *msg)
+static int access_ask(struct manager *m, sd_bus_message *msg, bool interactive)
 {
 	struct access_query *q = calloc(1, sizeof(*q));
 	int r;
@@ -158,6 +159,7 @@ static int access_ask(struct manager *m, sd_bus_message *msg)
 	if (!q)
 		return -ENOMEM;
 	q->msg = sd_bus_message_ref(msg);
+	q->interactive = interactive;
 	q->next = *queries(m);
 	*queries(m) = q;
 	r = sd_bus_call_method_async(sd_bus_message_get_bus(msg), &q->slot, "org.freedesktop.DBus",
@@ -170,7 +172,7 @@ static int access_ask(struct manager *m, sd_bus_message *msg)
 }
 
 /* 1 allowed, 0 asked (call again later), -EACCES denied. */
-static int access_verdict(struct manager *m, sd_bus_message *msg)
+static int access_verdict(struct manager *m, sd_bus_message *msg, bool interactive)
 {
 	int r;
 
@@ -185,13 +187,13 @@ static int access_verdict(struct manager *m, sd_bus_message *msg)
 			query_free(m, q);
 			return allowed ? 1 : -EACCES;
 		}
-	r = access_ask(m, msg);
+	r = access_ask(m, msg, interactive);
 	return r < 0 ? -EACCES : 0;
 }
 
 int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error)
 {
-	int r = access_verdict(m, msg);
+	int r = access_verdict(m, msg, sd_bus_message_get_allow_interactive_authorization(msg) > 0);
 
 	if (r >= 0)
 		return r;
@@ -207,5 +209,7 @@ int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error)
  * calls, which polkit's "would ask" (auth_admin, the default for everyone) would refuse. */
 int access_can_manage(struct manager *m, sd_bus_message *msg)
 {
-	return access_verdict(m, msg);
+	/* A question, not an attempt: no password prompt, whatever the call allows (busctl
+	 * allows interactive authorization by default). */
+	return access_verdict(m, msg, false);
 }
