@@ -183,7 +183,7 @@ shot 07-back
 kill "$panel_pid"
 
 # --- --compact, as a plain user: one row, controls disabled -------------------------------------
-# uledsd has no CanManage query yet: the panel assumes root only, so nobody gets no controls.
+# CanManage answers false for nobody (neither root, nor in group uledsd, nor admitted by polkit).
 geo=$out/geometry-compact.log
 chmod 755 "$out"
 bg_start setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp \
