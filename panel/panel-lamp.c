@@ -13,6 +13,9 @@ struct _PanelLamp {
 	double level;
 	gboolean online;
 	gboolean warning;
+	guint blink_on_ms, blink_off_ms;
+	gboolean dark; /* in the dark half of a blink */
+	guint blink_source;
 };
 
 G_DEFINE_FINAL_TYPE(PanelLamp, panel_lamp, GTK_TYPE_WIDGET)
@@ -55,7 +58,7 @@ static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
 	double cx = w / 2, cy = h / 2, side = MIN(w, h);
 	double r = side * 0.28; /* the dome; the rest of the square is for the halo */
 	struct led_rgb lit = self->rgb;
-	double level = self->online ? CLAMP(self->level, 0, 1) : 0;
+	double level = self->online && !self->dark ? CLAMP(self->level, 0, 1) : 0;
 	/* Perceived brightness grows faster than linearly at the low end, as a real LED's. */
 	double glow = pow(level, 0.6);
 	cairo_pattern_t *p;
@@ -145,10 +148,17 @@ static void panel_lamp_measure(GtkWidget *widget, GtkOrientation orientation, in
 	*minimum = *natural = PANEL_LAMP(widget)->size;
 }
 
+static void panel_lamp_dispose(GObject *object)
+{
+	g_clear_handle_id(&PANEL_LAMP(object)->blink_source, g_source_remove);
+	G_OBJECT_CLASS(panel_lamp_parent_class)->dispose(object);
+}
+
 static void panel_lamp_class_init(PanelLampClass *klass)
 {
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
+	G_OBJECT_CLASS(klass)->dispose = panel_lamp_dispose;
 	widget_class->snapshot = panel_lamp_snapshot;
 	widget_class->measure = panel_lamp_measure;
 	gtk_widget_class_set_css_name(widget_class, "lamp");
@@ -202,4 +212,38 @@ void panel_lamp_set_warning(PanelLamp *self, gboolean warning)
 		return;
 	self->warning = warning;
 	gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+/* One timeout per half of the blink: the halves may differ (timer's delay_on/delay_off). */
+static gboolean blink_toggle(gpointer user_data)
+{
+	PanelLamp *self = user_data;
+
+	self->dark = !self->dark;
+	self->blink_source =
+	    g_timeout_add(self->dark ? self->blink_off_ms : self->blink_on_ms, blink_toggle, self);
+	g_source_set_name_by_id(self->blink_source, "[uledsd-panel] blink");
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+	return G_SOURCE_REMOVE;
+}
+
+void panel_lamp_set_blink(PanelLamp *self, guint on_ms, guint off_ms)
+{
+	if (self->blink_on_ms == on_ms && self->blink_off_ms == off_ms)
+		return;
+	self->blink_on_ms = on_ms;
+	self->blink_off_ms = off_ms;
+	g_clear_handle_id(&self->blink_source, g_source_remove);
+	/* A half of 0 ms is no blink: the kernel keeps such an LED dark (on 0) or lit (off 0). */
+	self->dark = on_ms == 0 && off_ms != 0;
+	if (on_ms && off_ms) {
+		self->blink_source = g_timeout_add(on_ms, blink_toggle, self);
+		g_source_set_name_by_id(self->blink_source, "[uledsd-panel] blink");
+	}
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+gboolean panel_lamp_get_lit(PanelLamp *self)
+{
+	return !self->dark;
 }

@@ -17,6 +17,11 @@ void panel_lamp_set_size(PanelLamp *self, int size);
 void panel_lamp_set_color(PanelLamp *self, enum led_color color);
 /* 0 (off) .. 1 (full): brightness / max_brightness. */
 void panel_lamp_set_level(PanelLamp *self, double level);
+/* Blinks the lamp by itself, ON_MS lit and OFF_MS dark at its level, with its own timer (no
+ * D-Bus traffic per blink); 0, 0 stops. */
+void panel_lamp_set_blink(PanelLamp *self, guint on_ms, guint off_ms);
+/* FALSE while a blink is in its dark half. */
+gboolean panel_lamp_get_lit(PanelLamp *self);
 /* An offline lamp is drawn grey and unlit: its state is not known. */
 void panel_lamp_set_online(PanelLamp *self, gboolean online);
 /* A small amber mark: a backend of this LED is not working. */

@@ -10,6 +10,8 @@ struct _PanelLed {
 	char *backends_text;
 	guint brightness;
 	guint max_brightness;
+	guint blink_on_ms;
+	guint blink_off_ms;
 	gboolean backends_ok;
 	gboolean online;
 };
@@ -23,6 +25,8 @@ enum {
 	PROP_BRIGHTNESS,
 	PROP_MAX_BRIGHTNESS,
 	PROP_TRIGGER,
+	PROP_BLINK_ON_MS,
+	PROP_BLINK_OFF_MS,
 	PROP_BACKENDS_OK,
 	PROP_BACKENDS_TEXT,
 	PROP_ONLINE,
@@ -60,6 +64,12 @@ static void panel_led_get_property(GObject *object, guint id, GValue *value, GPa
 		break;
 	case PROP_TRIGGER:
 		g_value_set_string(value, self->trigger);
+		break;
+	case PROP_BLINK_ON_MS:
+		g_value_set_uint(value, self->blink_on_ms);
+		break;
+	case PROP_BLINK_OFF_MS:
+		g_value_set_uint(value, self->blink_off_ms);
 		break;
 	case PROP_BACKENDS_OK:
 		g_value_set_boolean(value, self->backends_ok);
@@ -106,6 +116,9 @@ static void panel_led_class_init(PanelLedClass *klass)
 	props[PROP_MAX_BRIGHTNESS] =
 	    g_param_spec_uint("max-brightness", NULL, NULL, 0, G_MAXUINT, 0, ro);
 	props[PROP_TRIGGER] = g_param_spec_string("trigger", NULL, NULL, "none", ro);
+	props[PROP_BLINK_ON_MS] = g_param_spec_uint("blink-on-ms", NULL, NULL, 0, G_MAXUINT, 0, ro);
+	props[PROP_BLINK_OFF_MS] =
+	    g_param_spec_uint("blink-off-ms", NULL, NULL, 0, G_MAXUINT, 0, ro);
 	props[PROP_BACKENDS_OK] = g_param_spec_boolean("backends-ok", NULL, NULL, TRUE, ro);
 	props[PROP_BACKENDS_TEXT] = g_param_spec_string("backends-text", NULL, NULL, "", ro);
 	props[PROP_ONLINE] = g_param_spec_boolean("online", NULL, NULL, TRUE, ro);
@@ -149,6 +162,15 @@ guint panel_led_get_max_brightness(PanelLed *self)
 const char *panel_led_get_trigger(PanelLed *self)
 {
 	return self->trigger;
+}
+
+gboolean panel_led_get_blink(PanelLed *self, guint *on_ms, guint *off_ms)
+{
+	if (on_ms)
+		*on_ms = self->blink_on_ms;
+	if (off_ms)
+		*off_ms = self->blink_off_ms;
+	return self->blink_on_ms || self->blink_off_ms;
 }
 
 enum led_color panel_led_get_color(PanelLed *self)
@@ -235,8 +257,15 @@ void panel_led_update(PanelLed *self, GVariant *properties)
 			 g_variant_is_of_type(value, G_VARIANT_TYPE_UINT32))
 			set_uint(self, &self->max_brightness, g_variant_get_uint32(value),
 				 PROP_MAX_BRIGHTNESS);
-		else if (g_str_equal(key, "Backends") &&
-			 g_variant_is_of_type(value, G_VARIANT_TYPE("a(sbs)")))
+		else if (g_str_equal(key, "Blink") &&
+			 g_variant_is_of_type(value, G_VARIANT_TYPE("(uu)"))) {
+			guint on, off;
+
+			g_variant_get(value, "(uu)", &on, &off);
+			set_uint(self, &self->blink_on_ms, on, PROP_BLINK_ON_MS);
+			set_uint(self, &self->blink_off_ms, off, PROP_BLINK_OFF_MS);
+		} else if (g_str_equal(key, "Backends") &&
+			   g_variant_is_of_type(value, G_VARIANT_TYPE("a(sbs)")))
 			update_backends(self, value);
 	}
 	g_object_thaw_notify(G_OBJECT(self));

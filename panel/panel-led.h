@@ -18,6 +18,8 @@ const char *panel_led_get_name(PanelLed *self);
 guint panel_led_get_brightness(PanelLed *self);
 guint panel_led_get_max_brightness(PanelLed *self);
 const char *panel_led_get_trigger(PanelLed *self);
+/* TRUE while uledsd runs an offloaded blink: the panel animates it (on_ms, off_ms) itself. */
+gboolean panel_led_get_blink(PanelLed *self, guint *on_ms, guint *off_ms);
 enum led_color panel_led_get_color(PanelLed *self);
 /* FALSE when one of its backends does not work; the text then says which and why. */
 gboolean panel_led_get_backends_ok(PanelLed *self);

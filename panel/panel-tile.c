@@ -48,11 +48,14 @@ static void update_tooltip(PanelTile *self)
 	PanelLed *led = self->led;
 	g_autoptr(GString) tip = g_string_new(NULL);
 	const char *reason = why_not(self);
+	guint on_ms, off_ms;
 
 	g_string_append_printf(tip, "<b>%s</b>\n", panel_led_get_name(led));
 	g_string_append_printf(tip, "Brightness %u of %u, trigger %s",
 			       panel_led_get_brightness(led), panel_led_get_max_brightness(led),
 			       panel_led_get_trigger(led));
+	if (panel_led_get_blink(led, &on_ms, &off_ms))
+		g_string_append_printf(tip, ", blinking %u ms on, %u ms off", on_ms, off_ms);
 	if (*panel_led_get_backends_text(led)) {
 		g_autofree char *b = g_markup_escape_text(panel_led_get_backends_text(led), -1);
 		g_string_append_printf(tip, "\n%s", b);
@@ -92,10 +95,13 @@ static void update_state(PanelTile *self)
 {
 	PanelLed *led = self->led;
 	guint max = panel_led_get_max_brightness(led), b = panel_led_get_brightness(led);
+	guint on_ms, off_ms;
 
 	panel_lamp_set_color(self->lamp, panel_led_get_color(led));
 	panel_lamp_set_level(self->lamp, max ? (double)MIN(b, max) / max : 0);
 	panel_lamp_set_online(self->lamp, panel_led_get_online(led));
+	panel_led_get_blink(led, &on_ms, &off_ms);
+	panel_lamp_set_blink(self->lamp, on_ms, off_ms);
 	panel_lamp_set_warning(self->lamp, !panel_led_get_backends_ok(led));
 
 	gtk_label_set_text(self->name_label, self->mode == PANEL_MODE_COMPACT

@@ -164,20 +164,24 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		GtkWidget *tile = gtk_flow_box_child_get_child(GTK_FLOW_BOX_CHILD(child));
 		graphene_rect_t r;
 		PanelLed *led;
+		guint on_ms, off_ms;
 
 		if (!PANEL_IS_TILE(tile) || !gtk_widget_get_mapped(tile) ||
 		    !gtk_widget_compute_bounds(GTK_WIDGET(panel_tile_get_lamp(PANEL_TILE(tile))),
 					       GTK_WIDGET(self), &r))
 			continue;
 		led = panel_tile_get_led(PANEL_TILE(tile));
+		panel_led_get_blink(led, &on_ms, &off_ms);
 		g_string_append_printf(out,
 				       "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
-				       "online=%d ok=%d name=%s\n",
+				       "blink=%u/%u lit=%d online=%d ok=%d name=%s\n",
 				       (int)(r.origin.x + tx), (int)(r.origin.y + ty),
 				       (int)r.size.width, (int)r.size.height,
 				       panel_led_get_brightness(led),
-				       panel_led_get_max_brightness(led), panel_led_get_online(led),
-				       panel_led_get_backends_ok(led), panel_led_get_name(led));
+				       panel_led_get_max_brightness(led), on_ms, off_ms,
+				       panel_lamp_get_lit(panel_tile_get_lamp(PANEL_TILE(tile))),
+				       panel_led_get_online(led), panel_led_get_backends_ok(led),
+				       panel_led_get_name(led));
 		n++;
 	}
 	g_autofree char *head =

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # uledsd-panel under Xvfb against a real uledsd and dbus-daemon: lamps follow sysfs (measured in
 # screenshots, by pixels), Reload adds and removes lamps, a daemon restart greys the view and it
-# comes back, a click as root changes sysfs and a plain user's does not, --compact is one row.
+# comes back, a click as root changes sysfs and a plain user's does not, --compact is one row, an
+# offloaded blink (timer trigger) blinks the lamp by the panel's own timer.
 # One window-mode panel runs through all of it (GTK's first frame costs 5-10 s under TCG), then
 # one --compact panel as a plain user.
 # usage: test-panel.sh PANEL_BINARY
@@ -69,7 +70,10 @@ assert_true "Xvfb answers" wait_for 30 eval 'xdotool getdisplaygeometry >/dev/nu
 
 # --- the panel's own report of what it drew ---------------------------------------------------
 # --debug-geometry prints, after each frame that changed, a block:
-#   geometry w=W h=H state=STATE lamps=N manage=0|1 / lamp x= y= w= h= brightness= max= online= ok= name= / end
+#   geometry w=W h=H state=STATE lamps=N manage=0|1
+#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 online= ok= name=   (one per lamp)
+#   end
+# lit=0 while a blink is in its dark half; blink=0/0 when none runs.
 geo=$out/geometry.log
 last_block() { awk '/^geometry /{b=""} {b=b $0 "\n"} /^end$/{l=b} END{printf "%s", l}' "$geo"; }
 # field KEY [LED]: KEY of the window line, or of LED's lamp line, in the last frame.
@@ -131,6 +135,47 @@ assert_true "on: it is red, not white (red $r1 >= 2 x green $g1 and 2 x blue $b1
 	test "$r1" -ge $((2 * g1)) -a "$r1" -ge $((2 * b1))
 assert_true "off: it was already reddish, a dark red (red $r0 > green $g0)" test "$r0" -gt "$g0"
 
+# --- an offloaded blink: the lamp blinks by the panel's own timer ------------------------------
+# The timer trigger hands the delays to uledsd once (blink = offload, the default); the Blink
+# property carries them and the panel toggles the lamp itself, no D-Bus traffic per blink.
+BLUE=panel:blue:wifi
+echo timer >"$L/$BLUE/trigger"
+echo 2000 >"$L/$BLUE/delay_on"
+echo 2000 >"$L/$BLUE/delay_off"
+assert_true "timer on blue: the panel has its Blink, 2000/2000 ms (PropertiesChanged)" \
+	wait_for 10 drawn blink 2000/2000 $BLUE
+assert_true "Brightness is the level it blinks at (255, from 0: the kernel's rule)" \
+	drawn brightness 255 $BLUE
+blue_lit() { drawn lit "$1" $BLUE; }
+# blink_shot NAME LIT: a screenshot in the half LIT, taken again when the lamp toggled before
+# xwd got it (a shot costs ~1 s under TCG).
+blink_shot() {
+	local n try wid
+	wid=$(window_id)
+	for try in 1 2 3; do
+		wait_for 5 blue_lit "$2" || return 1
+		n=$(wc -l <"$geo")
+		_lib_sleep 0.3
+		xwd -silent -id "$wid" >"$work/$1.xwd"
+		tail -n +"$((n + 1))" "$geo" | grep " name=$BLUE\$" | grep -vq " lit=$2 " && continue
+		convert "xwd:$work/$1.xwd" "$out/$1.png" && return 0
+	done
+	return 1
+}
+assert_true "the blinking lamp is drawn lit (screenshot)" blink_shot 03-blink-lit 1
+read -r r1 g1 b1 <<<"$(mean_rgb 03-blink-lit $BLUE)"
+assert_true "then dark, with no new state from uledsd (screenshot)" blink_shot 03-blink-dark 0
+read -r r0 g0 b0 <<<"$(mean_rgb 03-blink-dark $BLUE)"
+assert_true "and lit again" wait_for 5 blue_lit 1
+echo "# blue lamp box, mean RGB: lit half $r1 $g1 $b1, dark half $r0 $g0 $b0"
+assert_true "the screenshots differ: blue rose by 40 or more in the lit half ($b0 -> $b1)" \
+	test $((b1 - b0)) -ge 40
+echo none >"$L/$BLUE/trigger"
+assert_true "trigger none ends the blink: blink=0/0" wait_for 10 drawn blink 0/0 $BLUE
+blue_off() { drawn brightness 0 $BLUE && drawn lit 1 $BLUE; }
+assert_true "and the lamp is plain off: brightness 0, no blink phase left (lit=1)" \
+	wait_for 10 blue_off
+
 # --- Reload adds a lamp, then removes it -------------------------------------------------------
 cat >"$work/20-new.conf" <<'C'
 [panel:cyan:new]
@@ -140,12 +185,12 @@ C
 busctl --system call io.uledsd1 /io/uledsd1 io.uledsd1.Manager Reload >/dev/null
 assert_true "an LED added by Reload appears (InterfacesAdded)" wait_for 15 drawn lamps 7
 assert_true "it is panel:cyan:new, lit" drawn brightness 255 panel:cyan:new
-shot 03-added
+shot 04-added
 rm "$work/20-new.conf"
 busctl --system call io.uledsd1 /io/uledsd1 io.uledsd1.Manager Reload >/dev/null
 assert_true "an LED removed by Reload disappears (InterfacesRemoved)" wait_for 15 drawn lamps 6
 assert_true "panel:cyan:new is gone" no_lamp panel:cyan:new
-shot 04-removed
+shot 05-removed
 
 # --- a click on the lamp, as root, changes sysfs -----------------------------------------------
 click_red() {
@@ -161,15 +206,15 @@ assert_true "and the lamp is drawn off" wait_for 10 drawn brightness 0 $RED
 click_red
 assert_true "a second click writes max_brightness (255)" wait_for 10 sysfs_is 255
 assert_true "and the lamp is drawn lit" wait_for 10 drawn brightness 255 $RED
-shot 05-clicked
+shot 06-clicked
 
 # --- daemon restart: the view greys out and comes back -----------------------------------------
 kill "$uledsd_pid"
 assert_true "uledsd gone: the panel says offline" wait_for 15 drawn state offline
 assert_true "the lamps stay, greyed (online=0)" wait_for 5 all_lamps online 0
 assert_true "all 6 are still there" drawn lamps 6
-shot 06-offline
-read -r ro go bo <<<"$(mean_rgb 06-offline $RED)"
+shot 07-offline
+read -r ro go bo <<<"$(mean_rgb 07-offline $RED)"
 echo "# red lamp box while offline: $ro $go $bo"
 assert_true "an offline lamp shows no red (red $ro < green $go + 20)" test "$ro" -lt $((go + 20))
 start_uledsd
@@ -179,7 +224,7 @@ assert_true "with the LEDs of the new uledsd (6)" drawn lamps 6
 assert_true "red came back at its default, 0" drawn brightness 0 $RED
 echo 255 >"$L/$RED/brightness"
 assert_true "and it follows the new uledsd's signals" wait_for 10 drawn brightness 255 $RED
-shot 07-back
+shot 08-back
 kill "$panel_pid"
 
 # --- --compact, as a plain user: one row, controls disabled -------------------------------------
@@ -207,5 +252,5 @@ one_row() {
 assert_true "--compact: every lamp on the same row, inside the window" one_row
 h=$(field h)
 assert_true "--compact: the window is a strip (height $h < 120)" test "$h" -lt 120
-shot 08-compact
+shot 09-compact
 echo "# screenshots in $out"
