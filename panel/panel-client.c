@@ -516,6 +516,11 @@ void panel_client_set_trigger(PanelClient *self, PanelLed *led, const char *trig
 	call_led(self, led, "SetTrigger", g_variant_new("(s)", trigger));
 }
 
+void panel_client_refresh_led(PanelClient *self, PanelLed *led)
+{
+	refresh_led(self, panel_led_get_object_path(led));
+}
+
 /* --- object -------------------------------------------------------------------------------- */
 
 static void panel_client_dispose(GObject *object)

@@ -35,5 +35,8 @@ const char *panel_client_get_manage_reason(PanelClient *self);
 /* Asynchronous; a failure is reported by the "error" signal with a message for people. */
 void panel_client_set_brightness(PanelClient *self, PanelLed *led, guint brightness);
 void panel_client_set_trigger(PanelClient *self, PanelLed *led, const char *trigger);
+/* Reads every property of LED again: for those uledsd does not signal (Trigger,
+ * AvailableTriggers), when they are about to be shown. */
+void panel_client_refresh_led(PanelClient *self, PanelLed *led);
 
 G_END_DECLS

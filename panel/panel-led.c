@@ -7,6 +7,7 @@ struct _PanelLed {
 	char *object_path;
 	char *name;
 	char *trigger;
+	char **available_triggers;
 	char *backends_text;
 	guint brightness;
 	guint max_brightness;
@@ -25,6 +26,7 @@ enum {
 	PROP_BRIGHTNESS,
 	PROP_MAX_BRIGHTNESS,
 	PROP_TRIGGER,
+	PROP_AVAILABLE_TRIGGERS,
 	PROP_BLINK_ON_MS,
 	PROP_BLINK_OFF_MS,
 	PROP_BACKENDS_OK,
@@ -41,6 +43,7 @@ static void panel_led_finalize(GObject *object)
 	g_free(self->object_path);
 	g_free(self->name);
 	g_free(self->trigger);
+	g_strfreev(self->available_triggers);
 	g_free(self->backends_text);
 	G_OBJECT_CLASS(panel_led_parent_class)->finalize(object);
 }
@@ -64,6 +67,9 @@ static void panel_led_get_property(GObject *object, guint id, GValue *value, GPa
 		break;
 	case PROP_TRIGGER:
 		g_value_set_string(value, self->trigger);
+		break;
+	case PROP_AVAILABLE_TRIGGERS:
+		g_value_set_boxed(value, self->available_triggers);
 		break;
 	case PROP_BLINK_ON_MS:
 		g_value_set_uint(value, self->blink_on_ms);
@@ -116,6 +122,8 @@ static void panel_led_class_init(PanelLedClass *klass)
 	props[PROP_MAX_BRIGHTNESS] =
 	    g_param_spec_uint("max-brightness", NULL, NULL, 0, G_MAXUINT, 0, ro);
 	props[PROP_TRIGGER] = g_param_spec_string("trigger", NULL, NULL, "none", ro);
+	props[PROP_AVAILABLE_TRIGGERS] =
+	    g_param_spec_boxed("available-triggers", NULL, NULL, G_TYPE_STRV, ro);
 	props[PROP_BLINK_ON_MS] = g_param_spec_uint("blink-on-ms", NULL, NULL, 0, G_MAXUINT, 0, ro);
 	props[PROP_BLINK_OFF_MS] =
 	    g_param_spec_uint("blink-off-ms", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -164,6 +172,11 @@ const char *panel_led_get_trigger(PanelLed *self)
 	return self->trigger;
 }
 
+const char *const *panel_led_get_available_triggers(PanelLed *self)
+{
+	return (const char *const *)self->available_triggers;
+}
+
 gboolean panel_led_get_blink(PanelLed *self, guint *on_ms, guint *off_ms)
 {
 	if (on_ms)
@@ -199,6 +212,17 @@ static void set_string(PanelLed *self, char **field, const char *value, int prop
 		return;
 	g_free(*field);
 	*field = g_strdup(value);
+	g_object_notify_by_pspec(G_OBJECT(self), props[prop]);
+}
+
+static void set_strv(PanelLed *self, char ***field, GVariant *value, int prop)
+{
+	g_auto(GStrv) v = g_variant_dup_strv(value, NULL);
+
+	if (*field && g_strv_equal((const char *const *)*field, (const char *const *)v))
+		return;
+	g_strfreev(*field);
+	*field = g_steal_pointer(&v);
 	g_object_notify_by_pspec(G_OBJECT(self), props[prop]);
 }
 
@@ -249,6 +273,9 @@ void panel_led_update(PanelLed *self, GVariant *properties)
 			 g_variant_is_of_type(value, G_VARIANT_TYPE_STRING))
 			set_string(self, &self->trigger, g_variant_get_string(value, NULL),
 				   PROP_TRIGGER);
+		else if (g_str_equal(key, "AvailableTriggers") &&
+			 g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY))
+			set_strv(self, &self->available_triggers, value, PROP_AVAILABLE_TRIGGERS);
 		else if (g_str_equal(key, "Brightness") &&
 			 g_variant_is_of_type(value, G_VARIANT_TYPE_UINT32))
 			set_uint(self, &self->brightness, g_variant_get_uint32(value),

@@ -18,6 +18,9 @@ const char *panel_led_get_name(PanelLed *self);
 guint panel_led_get_brightness(PanelLed *self);
 guint panel_led_get_max_brightness(PanelLed *self);
 const char *panel_led_get_trigger(PanelLed *self);
+/* The triggers the kernel offers this LED, "none" first; NULL from a uledsd without the
+ * AvailableTriggers property. */
+const char *const *panel_led_get_available_triggers(PanelLed *self);
 /* TRUE while uledsd runs an offloaded blink: the panel animates it (on_ms, off_ms) itself. */
 gboolean panel_led_get_blink(PanelLed *self, guint *on_ms, guint *off_ms);
 enum led_color panel_led_get_color(PanelLed *self);

@@ -4,8 +4,8 @@
  * shows on its own: it waits for the LED's new state to come back from uledsd. */
 #include "panel-tile.h"
 
-/* The D-Bus API has no list of the triggers the kernel offers (and the panel reads no
- * sysfs), so the menu offers the common ones; uledsd's answer tells when one is missing. */
+/* For a uledsd without AvailableTriggers (the panel reads no sysfs): the common ones;
+ * uledsd's answer tells when one is missing. */
 static const char *const common_triggers[] = {
     "none", "default-on", "heartbeat", "timer", "oneshot", "pattern", "transient", NULL,
 };
@@ -164,19 +164,37 @@ static void add_trigger_item(PanelTile *self, const char *trigger, gboolean curr
 	gtk_box_append(self->trigger_box, button);
 }
 
-/* Filled when shown, so the check mark is on the trigger of this moment. */
+/* The kernel's list as uledsd last read it, the current trigger checked. */
+static void fill_trigger_menu(PanelTile *self)
+{
+	const char *current = panel_led_get_trigger(self->led);
+	const char *const *triggers = panel_led_get_available_triggers(self->led);
+	GtkWidget *child;
+
+	if (!triggers)
+		triggers = common_triggers;
+	while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->trigger_box))))
+		gtk_box_remove(self->trigger_box, child);
+	for (const char *const *t = triggers; *t; t++)
+		add_trigger_item(self, *t, g_str_equal(*t, current));
+	if (!g_strv_contains(triggers, current))
+		add_trigger_item(self, current, TRUE);
+}
+
+/* AvailableTriggers and Trigger never signal: the menu shows what it has at once and asks
+ * uledsd again (a trigger module loaded since appears); the answer refills it. */
 static void trigger_menu_show(GtkPopover *popover, gpointer user_data)
 {
 	PanelTile *self = user_data;
-	const char *current = panel_led_get_trigger(self->led);
-	GtkWidget *child;
 
-	while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->trigger_box))))
-		gtk_box_remove(self->trigger_box, child);
-	for (const char *const *t = common_triggers; *t; t++)
-		add_trigger_item(self, *t, g_str_equal(*t, current));
-	if (!g_strv_contains(common_triggers, current))
-		add_trigger_item(self, current, TRUE);
+	fill_trigger_menu(self);
+	panel_client_refresh_led(self->client, self->led);
+}
+
+static void triggers_changed(PanelTile *self)
+{
+	if (gtk_widget_get_visible(GTK_WIDGET(self->trigger_popover)))
+		fill_trigger_menu(self);
 }
 
 static void panel_tile_dispose(GObject *object)
@@ -244,6 +262,10 @@ GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mo
 
 	/* The tile lives shorter than LED and client: these die with it. */
 	g_signal_connect_object(led, "notify", G_CALLBACK(update_state), self, G_CONNECT_SWAPPED);
+	g_signal_connect_object(led, "notify::available-triggers", G_CALLBACK(triggers_changed),
+				self, G_CONNECT_SWAPPED);
+	g_signal_connect_object(led, "notify::trigger", G_CALLBACK(triggers_changed), self,
+				G_CONNECT_SWAPPED);
 	g_signal_connect_object(client, "notify::can-manage", G_CALLBACK(update_controls), self,
 				G_CONNECT_SWAPPED);
 	update_state(self);

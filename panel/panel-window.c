@@ -165,6 +165,7 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		graphene_rect_t r;
 		PanelLed *led;
 		guint on_ms, off_ms;
+		const char *const *triggers;
 
 		if (!PANEL_IS_TILE(tile) || !gtk_widget_get_mapped(tile) ||
 		    !gtk_widget_compute_bounds(GTK_WIDGET(panel_tile_get_lamp(PANEL_TILE(tile))),
@@ -172,16 +173,17 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 			continue;
 		led = panel_tile_get_led(PANEL_TILE(tile));
 		panel_led_get_blink(led, &on_ms, &off_ms);
-		g_string_append_printf(out,
-				       "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
-				       "blink=%u/%u lit=%d online=%d ok=%d name=%s\n",
-				       (int)(r.origin.x + tx), (int)(r.origin.y + ty),
-				       (int)r.size.width, (int)r.size.height,
-				       panel_led_get_brightness(led),
-				       panel_led_get_max_brightness(led), on_ms, off_ms,
-				       panel_lamp_get_lit(panel_tile_get_lamp(PANEL_TILE(tile))),
-				       panel_led_get_online(led), panel_led_get_backends_ok(led),
-				       panel_led_get_name(led));
+		triggers = panel_led_get_available_triggers(led);
+		g_string_append_printf(
+		    out,
+		    "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
+		    "blink=%u/%u lit=%d triggers=%u online=%d ok=%d name=%s\n",
+		    (int)(r.origin.x + tx), (int)(r.origin.y + ty), (int)r.size.width,
+		    (int)r.size.height, panel_led_get_brightness(led),
+		    panel_led_get_max_brightness(led), on_ms, off_ms,
+		    panel_lamp_get_lit(panel_tile_get_lamp(PANEL_TILE(tile))),
+		    triggers ? g_strv_length((char **)triggers) : 0, panel_led_get_online(led),
+		    panel_led_get_backends_ok(led), panel_led_get_name(led));
 		n++;
 	}
 	g_autofree char *head =

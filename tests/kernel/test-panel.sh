@@ -71,7 +71,7 @@ assert_true "Xvfb answers" wait_for 30 eval 'xdotool getdisplaygeometry >/dev/nu
 # --- the panel's own report of what it drew ---------------------------------------------------
 # --debug-geometry prints, after each frame that changed, a block:
 #   geometry w=W h=H state=STATE lamps=N manage=0|1
-#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 online= ok= name=   (one per lamp)
+#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 triggers=N online= ok= name=   (one per lamp)
 #   end
 # lit=0 while a blink is in its dark half; blink=0/0 when none runs.
 geo=$out/geometry.log
@@ -119,6 +119,8 @@ assert_eq "panel::capslock panel:amber:disk panel:blue:wifi panel:green:status p
 assert_true "amber's brightness 110 is drawn" drawn brightness 110 panel:amber:disk
 assert_true "the waiting gpio backend marks its lamp (ok=0)" drawn ok 0 panel:white:gpio
 assert_true "working backends carry no mark (ok=1)" drawn ok 1 panel:red:power
+n=$(wc -w <"$L/$RED/trigger")
+assert_true "the trigger menu has the kernel's $n triggers (AvailableTriggers)" drawn triggers "$n" $RED
 
 # --- red at 0, then at max: dark red to bright red, by pixels ----------------------------------
 assert_true "red at 0 is drawn" wait_for 10 drawn brightness 0 $RED
