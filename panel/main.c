@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* uledsd-panel: command line, style and the one window. */
+#include <glib-unix.h>
 #include <gtk/gtk.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "panel-client.h"
@@ -72,6 +74,13 @@ static void activate(GApplication *app, gpointer user_data)
 	gtk_window_present(GTK_WINDOW(window));
 }
 
+/* SIGTERM (systemd stopping a kiosk, a test) and SIGINT end the panel as closing it does. */
+static gboolean quit_on_signal(gpointer user_data)
+{
+	g_application_quit(G_APPLICATION(user_data));
+	return G_SOURCE_CONTINUE;
+}
+
 int main(int argc, char **argv)
 {
 	g_autoptr(GtkApplication) app = NULL;
@@ -84,5 +93,7 @@ int main(int argc, char **argv)
 	g_signal_connect(app, "handle-local-options", G_CALLBACK(handle_local_options), NULL);
 	g_signal_connect(app, "startup", G_CALLBACK(startup), NULL);
 	g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
+	g_unix_signal_add(SIGTERM, quit_on_signal, app);
+	g_unix_signal_add(SIGINT, quit_on_signal, app);
 	return g_application_run(G_APPLICATION(app), argc, argv);
 }

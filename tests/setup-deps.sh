@@ -48,7 +48,7 @@ apt-get install -y -q --no-install-recommends \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
 	qemu-system-x86 bc jq valgrind gcc-multilib libxml2-utils librsvg2-bin \
 	libgtk-4-dev librsvg2-common fonts-dejavu-core xvfb x11-apps imagemagick xdotool \
-	polkitd
+	polkitd weston
 # pkg/release, not -t: -t would also move systemd and friends to backports versions.
 # dkms here, so the headers it depends on are the backports ones of the same transaction.
 apt-get install -y -q --no-install-recommends \

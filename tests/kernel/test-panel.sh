@@ -3,7 +3,8 @@
 # uledsd-panel under Xvfb against a real uledsd and dbus-daemon: lamps follow sysfs (measured in
 # screenshots, by pixels), Reload adds and removes lamps, a daemon restart greys the view and it
 # comes back, a click as root changes sysfs and a plain user's does not, --compact is one row, an
-# offloaded blink (timer trigger) blinks the lamp by the panel's own timer.
+# offloaded blink (timer trigger) blinks the lamp by the panel's own timer, and --kiosk goes
+# fullscreen on Wayland (weston's headless backend) and ends with status 0 on SIGTERM.
 # One window-mode panel runs through all of it (GTK's first frame costs 5-10 s under TCG), then
 # one --compact panel as a plain user.
 # usage: test-panel.sh PANEL_BINARY
@@ -17,7 +18,7 @@ out=$ULEDSD_BUILD_ROOT/test-panel
 work=$(mktemp -d)
 L=/sys/class/leds
 RED=panel:red:power
-for tool in Xvfb xwd convert xdotool dbus-run-session; do
+for tool in Xvfb xwd convert xdotool dbus-run-session weston; do
 	command -v "$tool" >/dev/null || { fail "$tool is missing: run tests/setup-deps.sh"; exit 1; }
 done
 rm -rf "$out"
@@ -255,4 +256,27 @@ assert_true "--compact: every lamp on the same row, inside the window" one_row
 h=$(field h)
 assert_true "--compact: the window is a strip (height $h < 120)" test "$h" -lt 120
 shot 09-compact
+
+# --- --kiosk on Wayland: weston's headless backend grants the fullscreen Xvfb cannot -----------
+# desktop-shell, not kiosk-shell: that one would make any window fullscreen, --kiosk or not.
+export XDG_RUNTIME_DIR=$work/xdg
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+bg_start weston --backend=headless-backend.so --socket=wayland-uledsd --width=1024 \
+	--height=640 --idle-time=0 >"$out/weston.log" 2>&1
+assert_true "weston (headless) listens" wait_for 20 test -S "$XDG_RUNTIME_DIR/wayland-uledsd" ||
+	{ cat "$out/weston.log"; exit 1; }
+geo=$out/geometry-kiosk.log
+bg_start env -u DISPLAY GDK_BACKEND=wayland WAYLAND_DISPLAY=wayland-uledsd \
+	"$panel" --kiosk --debug-geometry >"$geo" 2>"$out/panel-kiosk-stderr.log"
+kiosk_pid=$BG_PID
+assert_true "--kiosk on Wayland draws 6 lamps" wait_for 90 drawn lamps 6 ||
+	{ cat "$out/panel-kiosk-stderr.log"; exit 1; }
+assert_true "--kiosk on Wayland is online" drawn state online
+fullscreen() { drawn w 1024 && drawn h 640; }
+assert_true "--kiosk is fullscreen: the window is weston's 1024x640 output" wait_for 10 fullscreen
+last_block | sed 's/^/# /'
+assert_true "--kiosk lamps are large (w=$(field w $RED) >= 150)" test "$(field w $RED)" -ge 150
+kill -TERM "$kiosk_pid"
+wait "$kiosk_pid"
+assert_eq 0 "$?" "--kiosk ends with status 0 on SIGTERM"
 echo "# screenshots in $out"
