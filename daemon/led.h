@@ -32,7 +32,7 @@ struct led {
 	size_t event_size;		    /* event mode: bytes a record */
 	unsigned blink_on_ms, blink_off_ms; /* an offloaded blink runs: both 0 when none */
 	unsigned long long lost;	    /* records the kernel's ring dropped */
-	sd_event_source *io;
+	bool watched; /* in the manager's epoll set (led-watch.c) */
 	char *sysfs; /* e.g. /sys/class/leds/NAME */
 	void *bus;   /* D-Bus object state (bus.c) */
 	void *state; /* restore state (state.c) */

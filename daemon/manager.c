@@ -18,6 +18,7 @@
 #include "conf.h"
 #include "fdstore.h"
 #include "led.h"
+#include "led-watch.h"
 #include "log.h"
 #include "manager.h"
 #include "record.h"
@@ -75,6 +76,7 @@ struct manager *manager_free(struct manager *m)
 	while (m->n_leds > 0)
 		manager_remove_led(m, m->n_leds - 1, true);
 	free(m->leds);
+	led_watch_free(m);
 	m->backend_shared = backend_shared_free(m->backend_shared);
 	fdstore_release_unused(m, NULL);
 	free(m->stored_fds);

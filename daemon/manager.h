@@ -12,6 +12,7 @@ struct led;
 struct conf;
 struct backend_shared;
 struct recorder;
+struct led_watch;
 
 enum bus_kind {
 	BUS_KIND_NONE,
@@ -44,6 +45,7 @@ struct manager {
 	bool keep_logged; /* fd store LEDs of broken definitions: said once */
 
 	struct backend_shared *backend_shared; /* per-manager state of backends (gpio's watch) */
+	struct led_watch *led_watch;	       /* every LED's fd, one sd-event source */
 	struct recorder *recorders;	       /* Manager.Record() pipes (record.c) */
 
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
