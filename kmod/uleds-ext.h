@@ -139,4 +139,28 @@ struct uleds_multicolor {
 
 #endif /* ULEDS_IOC_SET_MULTICOLOR */
 
+#ifndef ULEDS_IOC_GET_DEV
+
+/*
+ * Which LED the fd carries: fills struct uleds_user_dev with the name and
+ * max_brightness it was set up with (as registered, never renamed). Returns
+ * 0. ENODEV: before the setup, or after ULEDS_IOC_DEV_REMOVE. Lets a program
+ * that gets fds back (systemd's fd store) tell them apart without a name per
+ * fd. Numbers 16 and up: room below for the upstream proposal's own.
+ */
+#define ULEDS_IOC_GET_DEV		_IOR(ULEDS_IOC_MAGIC, 16, struct uleds_user_dev)
+
+/*
+ * Removes the LED now, while the fd (and any copy of it: dup(), fork(),
+ * SCM_RIGHTS) stays open: /sys/class/leds/NAME goes before the ioctl returns,
+ * and the name is free again. From then on poll reports POLLHUP (every
+ * waiter is woken), read() fails with ENODEV, and the fd cannot set up
+ * another LED (ENODEV). Returns 0; ENODEV when no LED is registered. A
+ * holder of a copy that watches for POLLHUP (systemd's fd store does) learns
+ * that the LED is gone and can drop its copy.
+ */
+#define ULEDS_IOC_DEV_REMOVE		_IO(ULEDS_IOC_MAGIC, 17)
+
+#endif /* ULEDS_IOC_GET_DEV */
+
 #endif /* _ULEDS_EXT_H */

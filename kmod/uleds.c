@@ -59,6 +59,8 @@ struct uleds_device {
 	/* protects the fields below: brightness_set() may run in atomic context */
 	spinlock_t value_lock;
 	bool registered;
+	/* ULEDS_IOC_DEV_REMOVE done: POLLHUP, no new setup */
+	bool removed;
 	bool changed;
 	int brightness;
 	/* latest-value mode: the channel intensities last reported */
@@ -447,8 +449,8 @@ static int uleds_setup(struct uleds_device *udev,
 	if (ret)
 		return ret;
 
-	if (udev->registered) {
-		ret = -EBUSY;
+	if (udev->registered || udev->removed) {
+		ret = udev->removed ? -ENODEV : -EBUSY;
 		goto out;
 	}
 	if (!uleds_name_valid(user_dev->name) || user_dev->max_brightness <= 0) {
@@ -756,7 +758,8 @@ static ssize_t uleds_read_events(struct uleds_device *udev, char __user *buf,
 
 static bool uleds_readable(struct uleds_device *udev)
 {
-	return READ_ONCE(udev->changed) || READ_ONCE(udev->count);
+	return READ_ONCE(udev->changed) || READ_ONCE(udev->count) ||
+	       READ_ONCE(udev->removed);
 }
 
 static ssize_t uleds_read(struct file *file, char __user *buf, size_t count,
@@ -789,6 +792,8 @@ static __poll_t uleds_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &udev->waitq, wait);
 
+	if (READ_ONCE(udev->removed))
+		return EPOLLHUP;
 	return uleds_readable(udev) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
@@ -841,6 +846,54 @@ static int uleds_set_event_mode(struct uleds_device *udev,
 	return sizeof(struct uleds_event);
 }
 
+static int uleds_get_dev(struct uleds_device *udev,
+			 struct uleds_user_dev *user_dev)
+{
+	int ret;
+
+	ret = mutex_lock_interruptible(&udev->lock);
+	if (ret)
+		return ret;
+	if (udev->registered) {
+		memset(user_dev, 0, sizeof(*user_dev));
+		strscpy(user_dev->name, udev->name, sizeof(user_dev->name));
+		user_dev->max_brightness = udev->mc.led_cdev.max_brightness;
+	} else {
+		ret = -ENODEV;
+	}
+	mutex_unlock(&udev->lock);
+	return ret;
+}
+
+/*
+ * The LED goes now, the file stays: every copy of the fd sees POLLHUP, so a
+ * holder such as systemd's fd store drops its copy without being told.
+ */
+static int uleds_dev_remove(struct uleds_device *udev)
+{
+	int ret;
+
+	ret = mutex_lock_interruptible(&udev->lock);
+	if (ret)
+		return ret;
+	if (!udev->registered) {
+		ret = -ENODEV;
+		goto out;
+	}
+	uleds_unregister(udev);
+	spin_lock_irq(&udev->value_lock);
+	udev->registered = false;
+	udev->changed = false;
+	udev->count = 0;
+	WRITE_ONCE(udev->removed, true);
+	spin_unlock_irq(&udev->value_lock);
+	wake_up_interruptible_poll(&udev->waitq,
+				   EPOLLHUP | EPOLLIN | EPOLLRDNORM);
+out:
+	mutex_unlock(&udev->lock);
+	return ret;
+}
+
 static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct uleds_device *udev = file->private_data;
@@ -849,6 +902,7 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct uleds_event_mode mode;
 	struct uleds_multicolor mc;
 	struct uleds_trigger trig;
+	int ret;
 
 	switch (cmd) {
 	case ULEDS_IOC_DEV_SETUP:
@@ -867,6 +921,13 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (copy_from_user(&mc, uarg, sizeof(mc)))
 			return -EFAULT;
 		return uleds_set_multicolor(udev, &mc);
+	case ULEDS_IOC_GET_DEV:
+		ret = uleds_get_dev(udev, &user_dev);
+		if (!ret && copy_to_user(uarg, &user_dev, sizeof(user_dev)))
+			ret = -EFAULT;
+		return ret;
+	case ULEDS_IOC_DEV_REMOVE:
+		return uleds_dev_remove(udev);
 	default:
 		return -ENOTTY;
 	}

@@ -1201,6 +1201,158 @@ static void test_multicolor(void)
 	      n ? ev[0].brightness : -1);
 	close(fd);
 }
+/* --- identify and remove (ULEDS_IOC_GET_DEV, ULEDS_IOC_DEV_REMOVE) ------------------------ */
+
+static int get_dev(int fd, struct uleds_user_dev *u)
+{
+	memset(u, 0xff, sizeof(*u));
+	return ioctl(fd, ULEDS_IOC_GET_DEV, u) < 0 ? -errno : 0;
+}
+
+static int dev_remove(int fd)
+{
+	return ioctl(fd, ULEDS_IOC_DEV_REMOVE) < 0 ? -errno : 0;
+}
+
+/* A thread blocked in epoll_wait() on an item with no events asked for, as systemd watches a
+ * stored fd (it wants only HUP and ERR, which epoll always reports). */
+struct hup_waiter {
+	pthread_t thread;
+	int ep;
+	pid_t tid;
+	volatile bool started, done;
+	uint32_t revents;
+};
+
+static void *hup_waiter_main(void *arg)
+{
+	struct hup_waiter *w = arg;
+	struct epoll_event ev;
+
+	w->tid = gettid();
+	w->started = true;
+	if (epoll_wait(w->ep, &ev, 1, 5000) == 1)
+		w->revents = ev.events;
+	w->done = true;
+	return NULL;
+}
+
+static long thread_switches(pid_t tid)
+{
+	char path[64], line[128];
+	long v = -1, nv = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		sscanf(line, "voluntary_ctxt_switches: %ld", &v);
+		sscanf(line, "nonvoluntary_ctxt_switches: %ld", &nv);
+	}
+	if (f)
+		fclose(f);
+	return v < 0 || nv < 0 ? -1 : v + nv;
+}
+
+static void test_get_dev_and_remove(void)
+{
+	struct uleds_user_dev u;
+	struct epoll_event ev = {.events = 0};
+	struct pollfd pfd;
+	struct hup_waiter w = {0};
+	struct reader rd;
+	long before, after;
+	int fd, copy, fd2, r, value;
+	char v[8];
+
+	check(ULEDS_IOC_GET_DEV == 0x80446c10 && ULEDS_IOC_DEV_REMOVE == 0x6c11,
+	      "ULEDS_IOC_GET_DEV is _IOR('l', 16, 68 bytes), ULEDS_IOC_DEV_REMOVE _IO('l', 17)",
+	      "they are %#lx, %#lx", (unsigned long)ULEDS_IOC_GET_DEV,
+	      (unsigned long)ULEDS_IOC_DEV_REMOVE);
+	fd = open_dev(O_NONBLOCK);
+	r = get_dev(fd, &u);
+	check(r == -ENODEV, "ULEDS_IOC_GET_DEV before the setup fails with ENODEV", "got %s",
+	      err_name(r));
+	r = dev_remove(fd);
+	check(r == -ENODEV, "ULEDS_IOC_DEV_REMOVE before the setup fails with ENODEV", "got %s",
+	      err_name(r));
+	r = setup_write(fd, "abi-id", 77);
+	r = r < 0 ? r : get_dev(fd, &u);
+	check(r == 0 && !strcmp(u.name, "abi-id") && u.max_brightness == 77,
+	      "ULEDS_IOC_GET_DEV tells the LED's name and max_brightness",
+	      "got %s, '%.64s', %d", err_name(r), u.name, u.max_brightness);
+	check(r == 0 && !memchr(u.name + 7, 0xff, sizeof(u.name) - 7),
+	      "ULEDS_IOC_GET_DEV clears the rest of the name", "stale bytes after the name");
+	read_value(fd, &value); /* the first value */
+
+	/* systemd's copy: a dup watched by a sleeping epoll waiter with no events asked for. */
+	copy = dup(fd);
+	w.ep = epoll_create1(EPOLL_CLOEXEC);
+	epoll_ctl(w.ep, EPOLL_CTL_ADD, copy, &ev);
+	pthread_create(&w.thread, NULL, hup_waiter_main, &w);
+	while (!w.started)
+		sleep_ms(5);
+	sleep_ms(100); /* asleep in epoll_wait */
+	before = thread_switches(w.tid);
+	for (int i = 0; i < 100; i++) {
+		snprintf(v, sizeof(v), "%d", i % 2 ? 0 : 50);
+		sysfs_write("abi-id", "brightness", v);
+		read_value(fd, &value);
+	}
+	sleep_ms(100);
+	after = thread_switches(w.tid);
+	check(before >= 0 && after == before && !w.done,
+	      "100 changes do not wake a waiter that watches only for HUP (wake-up with a mask)",
+	      "its context switches went from %ld to %ld", before, after);
+
+	r = dev_remove(fd);
+	check(r == 0, "ULEDS_IOC_DEV_REMOVE returns 0", "got %s", err_name(r));
+	check(!led_exists("abi-id"), "the LED is gone when ULEDS_IOC_DEV_REMOVE returns",
+	      LEDS_DIR "/abi-id still exists");
+	for (int i = 0; i < 100 && !w.done; i++)
+		sleep_ms(10);
+	check(w.done && (w.revents & EPOLLHUP), "the HUP waiter on a copy wakes with EPOLLHUP",
+	      "done %d, revents %#x", w.done, w.revents);
+	pthread_join(w.thread, NULL);
+	close(w.ep);
+	pfd = (struct pollfd){.fd = copy, .events = POLLIN};
+	r = poll(&pfd, 1, 0);
+	check(r == 1 && (pfd.revents & POLLHUP), "poll reports POLLHUP after the removal",
+	      "poll %d, revents %#x", r, pfd.revents);
+	r = read_value(fd, &value);
+	check(r == -ENODEV, "read after ULEDS_IOC_DEV_REMOVE fails with ENODEV", "got %s",
+	      err_name(r));
+	r = dev_remove(copy);
+	check(r == -ENODEV, "a second ULEDS_IOC_DEV_REMOVE fails with ENODEV", "got %s",
+	      err_name(r));
+	r = get_dev(fd, &u);
+	check(r == -ENODEV, "ULEDS_IOC_GET_DEV after the removal fails with ENODEV", "got %s",
+	      err_name(r));
+	r = ioctl_setup(fd, "abi-id-again", 1);
+	check(r == -ENODEV && !led_exists("abi-id-again"),
+	      "a removed LED's fd cannot set up another LED (ENODEV)", "got %s", err_name(r));
+	fd2 = new_led("abi-id", 1, 0);
+	check(fd2 >= 0, "the name is free at once, while the old fd and its copy stay open",
+	      "a new abi-id: %s", err_name(fd2));
+	close(fd);
+	close(copy);
+
+	/* A read blocked in another thread is woken by the removal. */
+	close(fd2);
+	fd2 = new_led("abi-id", 1, 0);
+	if (fd2 >= 0) {
+		read_value(fd2, &value);
+		reader_start(&rd, fd2);
+		sleep_ms(100);
+		r = dev_remove(fd2);
+		check(r == 0 && reader_join(&rd, 2000) && rd.ret == -ENODEV,
+		      "a read blocked in another thread returns ENODEV on the removal",
+		      "remove %s, reader done %d with %s", err_name(r), rd.done, err_name(rd.ret));
+		close(fd2);
+	}
+	check(!led_exists("abi-id"), "no abi-id LED left", "it exists");
+}
+
 static void test_module_refcount(void)
 {
 	int before, during, after, fd;
@@ -1241,6 +1393,7 @@ int main(int argc, char **argv)
 	test_event_overflow();
 	test_event_blink();
 	test_multicolor();
+	test_get_dev_and_remove();
 	test_module_refcount();
 	test_many();
 
