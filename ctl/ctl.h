@@ -159,4 +159,6 @@ int ctl_call_interactive(struct ctl *c, sd_bus_message *m, uint64_t timeout_usec
 int cmd_monitor(struct ctl *c, char **args, size_t n);
 
 /* record.c */
+/* record's options checked before the bus is opened: CTL_EXIT_OK or an exit status. */
+int record_check_args(struct ctl *c);
 int cmd_record(struct ctl *c, char **args, size_t n);

@@ -136,6 +136,10 @@ static void summary_text(FILE *f, const struct rec_led *l, const struct rec_stat
 {
 	fprintf(f, "%s (%s): %zu transitions, %llu lost\n", l->name, l->mode ? l->mode : "?",
 		s->transitions, s->lost);
+	if (l->mode && streq(l->mode, "latest-value"))
+		fputs("  latest-value: times are when uledsd read the value, and a pulse shorter "
+		      "than its\n  reaction is lost (uledsd's uleds module records every change)\n",
+		      f);
 	if (s->blink_on_ms || s->blink_off_ms)
 		fprintf(f, "  blink    %u ms on, %u ms off (offloaded)\n", s->blink_on_ms,
 			s->blink_off_ms);

@@ -56,35 +56,60 @@ static void vcd_value(FILE *f, const struct rec_led *l, size_t i, unsigned v)
 	fprintf(f, " %s\n", id);
 }
 
+static int vcd_push(struct vcd_change **v, size_t *n, size_t *alloc, struct vcd_change c)
+{
+	if (*n == *alloc) {
+		struct vcd_change *p = realloc(*v, (*alloc * 2 + 64) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*alloc = *alloc * 2 + 64;
+	}
+	(*v)[(*n)++] = c;
+	return 0;
+}
+
+/* Change c of LED i from t on, until end: itself, or an offloaded blink as its toggles. lit:
+ * the phase at t (the initial state's value is in $dumpvars already: it starts dark). */
+static int vcd_expand(const struct recording *rec, size_t i, const struct rec_change *c,
+		      uint64_t t, uint64_t end, bool lit, struct vcd_change **v, size_t *n,
+		      size_t *alloc)
+{
+	bool blink = c->on_ms || c->off_ms;
+	int r;
+
+	do {
+		r = vcd_push(v, n, alloc,
+			     (struct vcd_change){(t - rec->start_ns) / 1000, i, lit ? c->value : 0});
+		if (r < 0)
+			return r;
+		t += (uint64_t)(lit ? c->on_ms : c->off_ms) * 1000000;
+		lit = !lit;
+	} while (blink && t < end && *n < VCD_MAX_TOGGLES);
+	return 0;
+}
+
 /* Changes of LED i: transitions as they are, an offloaded blink as its toggles until the
- * next transition (or the end). */
+ * next transition (or the end), one that ran when the recording started included (its
+ * phase unknown: lit at the start). */
 static int vcd_collect(const struct recording *rec, size_t i, struct vcd_change **v, size_t *n,
 		       size_t *alloc)
 {
 	const struct rec_led *l = &rec->leds[i];
+	const struct rec_change *c0 = &l->initial;
+	int r = 0;
 
-	for (size_t k = 0; k < l->n_changes; k++) {
-		const struct rec_change *c = &l->changes[k];
-		uint64_t t = c->t_ns,
-			 end = k + 1 < l->n_changes ? l->changes[k + 1].t_ns : rec->end_ns;
-		bool lit = true, blink = c->on_ms || c->off_ms;
+	uint64_t t0 = rec->start_ns + (uint64_t)c0->on_ms * 1000000,
+		 end0 = l->n_changes ? l->changes[0].t_ns : rec->end_ns;
 
-		do {
-			if (*n == *alloc) {
-				struct vcd_change *p = realloc(*v, (*alloc * 2 + 64) * sizeof(*p));
-
-				if (!p)
-					return -ENOMEM;
-				*v = p;
-				*alloc = *alloc * 2 + 64;
-			}
-			(*v)[(*n)++] =
-			    (struct vcd_change){(t - rec->start_ns) / 1000, i, lit ? c->value : 0};
-			t += (uint64_t)(lit ? c->on_ms : c->off_ms) * 1000000;
-			lit = !lit;
-		} while (blink && t < end && *n < VCD_MAX_TOGGLES);
-	}
-	return 0;
+	if ((c0->on_ms || c0->off_ms) && t0 < end0)
+		r = vcd_expand(rec, i, c0, t0, end0, false, v, n, alloc);
+	for (size_t k = 0; r >= 0 && k < l->n_changes; k++)
+		r = vcd_expand(rec, i, &l->changes[k], l->changes[k].t_ns,
+			       k + 1 < l->n_changes ? l->changes[k + 1].t_ns : rec->end_ns, true,
+			       v, n, alloc);
+	return r;
 }
 
 static void vcd_header(FILE *f, const struct recording *rec)

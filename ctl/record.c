@@ -75,6 +75,29 @@ static int parse_args(struct ctl *c, struct record_args *a)
 	return 0;
 }
 
+int record_check_args(struct ctl *c)
+{
+	struct record_args a = {0};
+	_cleanup_free_ char *dir = NULL;
+	char *slash;
+	int r;
+
+	r = parse_args(c, &a);
+	if (r != 0 || !a.svg)
+		return r;
+	/* Before the bus and the recording: a waveform is not lost to a typo at the end. */
+	dir = strdup(a.svg);
+	if (!dir)
+		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = 0;
+	if (access(slash ? dir : ".", W_OK | X_OK) < 0 ||
+	    (access(a.svg, F_OK) == 0 && access(a.svg, W_OK) < 0))
+		return ctl_fail(c, CTL_EXIT_USAGE, "--svg %s: cannot write there: %m.", a.svg);
+	return 0;
+}
+
 /* The pipe of a new recording, the caller's to close (that ends the recording). */
 static int record_open(struct ctl *c, char **names, size_t n, int *ret_fd)
 {

@@ -236,7 +236,17 @@ int main(int argc, char *argv[])
 	if (c.create_options && !streq(cmd->name, "create"))
 		return usage_error(
 		    "--max, --trigger, --backend and --keep are for create, not '%s'.", cmd->name);
+	if ((c.record_opts[0] || c.record_opts[1] || c.record_opts[2] || c.record_opts[3]) &&
+	    !streq(cmd->name, "record"))
+		return usage_error("--duration, --count, --format and --svg are for record, not "
+				   "'%s'.",
+				   cmd->name);
 	c.command = cmd->name;
+	if (streq(cmd->name, "record")) {
+		r = record_check_args(&c);
+		if (r != 0)
+			return r;
+	}
 	if (c.address ? asprintf(&c.bus_desc, "bus at %s", c.address) < 0
 		      : asprintf(&c.bus_desc, "%s bus", c.bus_kind) < 0)
 		return ctl_fail(&c, CTL_EXIT_FAILURE, "Out of memory.");

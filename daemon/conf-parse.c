@@ -264,6 +264,20 @@ static void parse_blink(struct parser *p, const char *value)
 			      value);
 }
 
+static void parse_events(struct parser *p, const char *value)
+{
+	if (streq(value, "yes"))
+		p->sec.lc->no_events = false;
+	else if (streq(value, "no"))
+		p->sec.lc->no_events = true;
+	else
+		section_error(p, p->line,
+			      "events = '%s' is not valid: use yes (every change as a timestamped "
+			      "record, where the module offers it) or no (only the latest value, as "
+			      "with the in-tree uleds module).",
+			      value);
+}
+
 static void parse_trigger_attr(struct parser *p, const char *key, const char *value)
 {
 	struct led_conf *lc = p->sec.lc;
@@ -315,6 +329,7 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 	    {"default_brightness", parse_default_brightness},
 	    {"trigger", parse_trigger},
 	    {"blink", parse_blink},
+	    {"events", parse_events},
 	    {"backends", parse_backends_list},
 	};
 	const char *dot = strchr(key, '.');
@@ -330,7 +345,7 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 	}
 	section_error(p, p->line,
 		      "unknown key '%s'; known keys: max_brightness, default_brightness, trigger, "
-		      "trigger.ATTRIBUTE, blink, backends, BACKEND.KEY.",
+		      "trigger.ATTRIBUTE, blink, events, backends, BACKEND.KEY.",
 		      key);
 }
 

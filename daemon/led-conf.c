@@ -73,7 +73,8 @@ void led_conf_diff(const struct led_conf *old, const struct led_conf *new,
 		   struct led_conf_diff *ret)
 {
 	*ret = (struct led_conf_diff){
-	    .recreate = old->max_brightness != new->max_brightness || old->blink != new->blink,
+	    .recreate = old->max_brightness != new->max_brightness || old->blink != new->blink ||
+			old->no_events != new->no_events,
 	    /* A number counts only when it is the mode: restore ignores it. */
 	    .defaults = old->default_mode != new->default_mode ||
 			(new->default_mode == DEFAULT_BRIGHTNESS_VALUE &&

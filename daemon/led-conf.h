@@ -42,6 +42,7 @@ struct led_conf {
 	struct trigger_attr *attrs;
 	size_t n_attrs;
 	enum led_blink_mode blink; /* fixed at registration: a change recreates the device */
+	bool no_events;		   /* events = no: latest-value mode even where events exist */
 	/* The backend instances: parsed here, attached by the LED that runs this definition. */
 	struct led_backend **backends;
 	size_t n_backends;

@@ -3,6 +3,8 @@
 # Installs everything uledsd's build, tests, demo and bench need on Debian 12 (idempotent).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
+# Another apt (a parallel build, unattended-upgrades) waits its turn instead of failing.
+apt_lock=(-o DPkg::Lock::Timeout=900)
 
 if [ "$(id -u)" != 0 ]; then
 	echo "setup-deps: run as root (it installs packages with apt-get)" >&2
@@ -42,8 +44,8 @@ EOT
 	echo "setup-deps: added bookworm-backports (same URIs as the bookworm entry)"
 fi
 
-apt-get update -q
-apt-get install -y -q --no-install-recommends \
+apt-get "${apt_lock[@]}" update -q
+apt-get "${apt_lock[@]}" install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config libsystemd-dev libinih-dev scdoc \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
 	qemu-system-x86 bc jq valgrind gcc-multilib libxml2-utils librsvg2-bin \
@@ -51,7 +53,7 @@ apt-get install -y -q --no-install-recommends \
 	polkitd weston
 # pkg/release, not -t: -t would also move systemd and friends to backports versions.
 # dkms here, so the headers it depends on are the backports ones of the same transaction.
-apt-get install -y -q --no-install-recommends \
+apt-get "${apt_lock[@]}" install -y -q --no-install-recommends \
 	libgpiod-dev/bookworm-backports gpiod/bookworm-backports \
 	linux-image-amd64/bookworm-backports linux-headers-amd64/bookworm-backports dkms
 
@@ -69,7 +71,7 @@ fi
 hver=$(dpkg-query -W -f '${Version}' "linux-headers-$kver")
 srcpkg=linux-source-$(echo "$kver" | cut -d. -f1,2)
 if [ "$(dpkg-query -W -f '${Version}' "$srcpkg" 2>/dev/null || true)" != "$hver" ]; then
-	apt-get install -y -q --no-install-recommends --allow-downgrades "$srcpkg=$hver"
+	apt-get "${apt_lock[@]}" install -y -q --no-install-recommends --allow-downgrades "$srcpkg=$hver"
 fi
 
 # bookworm's own 6.1 headers (kmod/ must build against both); the meta package name is
@@ -86,6 +88,6 @@ fi
 v61=$(apt-cache show "$h61/bookworm" 2>/dev/null | sed -n 's/^Version: *//p' | head -n1)
 k61=${h61#linux-headers-}
 [ -n "$v61" ] || { echo "setup-deps: cannot find the version of $h61 in bookworm" >&2; exit 1; }
-apt-get install -y -q --no-install-recommends --allow-downgrades "$h61=$v61" \
+apt-get "${apt_lock[@]}" install -y -q --no-install-recommends --allow-downgrades "$h61=$v61" \
 	"linux-image-$k61-unsigned=$v61" "linux-source-6.1=$v61"
 echo "setup-deps: ok (kernel $kver and $k61, $srcpkg $hver, $h61 $v61)"

@@ -15,6 +15,7 @@ B=(busctl --system --no-pager)
 SOFT=rec:green:soft
 OFF=rec:red:offload
 SHOT=rec:amber:shot
+SHOTLV=rec:amber:shot-latest
 
 gpiosim_new recsim 4 LED_OFF || exit 1
 mkdir "$work/conf"
@@ -39,6 +40,11 @@ gpio.line = LED_OFF
 [$SHOT]
 max_brightness = 1
 backends = log
+
+[$SHOTLV]
+max_brightness = 1
+events = no
+backends = log
 C
 for i in 1 2 3 4; do
 	cat >>"$work/conf/10-rec.conf" <<C
@@ -61,6 +67,7 @@ UPID=$BG_PID
 pipes0=$(pipes)
 assert_eq 's "event"' "$(getp $SOFT Mode)" "blink = software runs in event mode"
 assert_eq 's "event-offload"' "$(getp $OFF Mode)" "the default is event mode with blink offload"
+assert_eq 's "latest-value"' "$(getp $SHOTLV Mode)" "events = no: latest-value mode, as in-tree uleds"
 
 # record_bg OUT ARGS...: uledsctl record in the background ($REC_PID), once it records.
 record_bg() {
@@ -131,6 +138,12 @@ for _ in $(seq 40); do
 done
 assert_true "the gpio-sim line blinks by uledsd's timer ($ones high, $zeros low)" test "$ones" -gt 3 -a "$zeros" -gt 3
 assert_eq 0 "$(cat "$L/$OFF/brightness")" "offloaded: sysfs brightness stays (0 before the blink)"
+# A blink that runs when the recording starts: the VCD draws it as its toggles (100/100 ms:
+# 10 a second), for viewers that know no blink records.
+"$ctl" --bus system record $OFF --duration 1 --format vcd >"$work/off.vcd" 2>/dev/null
+toggles=$(sed '1,/^\$dumpvars/d' "$work/off.vcd" | sed '1,/^\$end/d' | grep -c '^[01]!$')
+assert_true "VCD: a running offloaded 100/100 blink is 9-12 toggles a second ($toggles)" \
+	test "$toggles" -ge 9 -a "$toggles" -le 12
 assert_eq 1 "$(grep -c "$OFF: blinking 40 ms on, 60 ms off" "$work/log")" "log: a blink once" ||
 	grep "$OFF" "$work/log" | tail -5
 echo 1 >"$L/$OFF/brightness"
@@ -140,20 +153,25 @@ assert_true "brightness 0 ends the blink" wait_for 2 sh -c "[ \"\$(${B[*]} get-p
 assert_eq 0 "$(gpiosim_value recsim 0)" "and the line is low"
 
 # --- oneshot: 50 pulses of 5 ms, spaced wider than a cycle: exactly 100 transitions ----------
-echo oneshot >"$L/$SHOT/trigger"
-echo 5 >"$L/$SHOT/delay_on"
-echo 5 >"$L/$SHOT/delay_off"
+# The same shots reach $SHOTLV in latest-value mode (events = no): what the in-tree uleds
+# module would let uledsd see.
+for s in $SHOT $SHOTLV; do
+	echo oneshot >"$L/$s/trigger"
+	echo 5 >"$L/$s/delay_on"
+	echo 5 >"$L/$s/delay_off"
+done
 echo timer >"$L/$OFF/trigger"
 echo 100 >"$L/$OFF/delay_on"
 echo 100 >"$L/$OFF/delay_off"
 # All three kinds in one picture (README's doc/record.png comes from this SVG).
-record_bg "$work/shot.json" $SOFT $OFF $SHOT --format json --svg "$ULEDSD_BUILD_ROOT/record-test.svg"
+record_bg "$work/shot.json" $SOFT $OFF $SHOT $SHOTLV --format json --svg "$ULEDSD_BUILD_ROOT/record-test.svg"
 # The next shot only once the last one's off record arrived, plus its 5 ms off phase: a shot
 # fired while one is pending is dropped by the kernel, and a guest starved by a loaded host
 # runs its timers late. The recording itself paces the test.
 offs() { grep -c "\"led\":\"$SHOT\",\"value\":0," "$work/shot.json"; }
 for i in $(seq 50); do
 	echo 1 >"$L/$SHOT/shot"
+	echo 1 >"$L/$SHOTLV/shot"
 	wait_for 5 sh -c "[ \$(grep -c '\"led\":\"$SHOT\",\"value\":0,' $work/shot.json) -ge $i ]" ||
 		echo "# shot $i: no off record within 5 s ($(offs) so far)"
 	_lib_sleep 0.05
@@ -163,8 +181,18 @@ wait "$REC_PID"
 assert_eq 100 "$(tail -n 1 "$work/shot.json" | jq -r ".summary[] | select(.led == \"$SHOT\") | .transitions")" \
 	"50 oneshot pulses of 5 ms: 100 transitions"
 assert_eq 50 "$(grep -c "\"led\":\"$SHOT\",\"value\":1," "$work/shot.json")" "50 of them on"
-assert_eq 3 "$(xmllint --xpath "count(//*[local-name()='g'][@class='lane'])" "$ULEDSD_BUILD_ROOT/record-test.svg")" \
-	"three lanes in the SVG of three LEDs"
+assert_eq 4 "$(xmllint --xpath "count(//*[local-name()='g'][@class='lane'])" "$ULEDSD_BUILD_ROOT/record-test.svg")" \
+	"four lanes in the SVG of four LEDs"
+# How latest-value mode differs: pulses that came and went between two reads are missing, and
+# the on-times are read times, not the kernel's 5 ms.
+lvsum() { tail -n 1 "$work/shot.json" | jq -r ".summary[] | select(.led == \"$1\") | $2"; }
+lv_n=$(lvsum $SHOTLV .transitions)
+echo "# 50 oneshot pulses of 5 ms: event mode $(lvsum $SHOT .transitions) transitions, on-time median $(lvsum $SHOT .on.median_us) us (kernel timestamps); latest-value mode $lv_n transitions, on-time median $(lvsum $SHOTLV .on.median_us) us (read times)"
+assert_eq latest-value "$(lvsum $SHOTLV .mode)" "the recording names the latest-value mode"
+assert_true "latest-value mode sees at most the 100 transitions ($lv_n), never invents one" \
+	test "$lv_n" -le 100
+"$ctl" --bus system record $SHOTLV --duration 0.2 2>/dev/null >"$work/lv.txt"
+assert_true "the text summary explains latest-value mode" grep -q "a pulse shorter than its" "$work/lv.txt"
 
 # --- a slow reader loses records and is told; the daemon goes on -----------------------------
 for i in 1 2 3 4; do
@@ -191,6 +219,18 @@ for i in 1 2 3 4; do echo none >"$L/rec:fast$i/trigger"; done
 echo "# uledsd pipes: $pipes0 before recording, $(pipes) now"
 assert_true "the recordings ended in the daemon too (as many pipes as before)" \
 	wait_for 5 sh -c "[ \$(ls -l /proc/$UPID/fd | grep -c pipe:) = $pipes0 ]"
+
+# --- options are checked before anything starts (no bus needed) ------------------------------
+nobus=(--address unix:path=/nonexistent)
+"$ctl" "${nobus[@]}" record $SOFT --duration 0 >/dev/null 2>"$work/err"
+assert_eq 2 "$?" "--duration 0 is a usage error, before the bus"
+assert_true "and says what --duration takes" grep -q "duration takes a number of seconds above 0, not '0'" "$work/err"
+"$ctl" "${nobus[@]}" record $SOFT --svg /nonexistent/dir/w.svg >/dev/null 2>"$work/err"
+assert_eq 2 "$?" "an --svg that cannot be written fails before the recording, not after it"
+assert_true "and says where" grep -q -- "--svg /nonexistent/dir/w.svg: cannot write there" "$work/err"
+"$ctl" "${nobus[@]}" list --duration 2 >/dev/null 2>"$work/err"
+assert_eq 2 "$?" "record's options on another command are a usage error"
+assert_true "that names the command" grep -q "are for record, not 'list'" "$work/err"
 
 # --- limits: RECORD_MAX_PER_UID, unknown names ---------------------------------------------------
 "$ctl" --bus system record nosuch --duration 1 >/dev/null 2>"$work/err"

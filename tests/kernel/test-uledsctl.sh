@@ -373,6 +373,9 @@ assert_eq "on off" "$(complete_words uledsctl set ctltest:green:sig o)" "complet
 assert_true "completion: triggers ($(complete_words uledsctl trigger ctltest:green:sig ''))" \
 	grep -qw none <<<"$(complete_words uledsctl trigger ctltest:green:sig '')"
 assert_eq "--no-pager" "$(complete_words uledsctl list --no)" "completion: options"
+assert_eq "ctltest:green:sig" "$(complete_words uledsctl record ctltest:g)" "completion: record's LEDs"
+assert_eq "csv" "$(complete_words uledsctl record ctltest:green:sig --format c)" "completion: --format"
+assert_eq "--duration" "$(complete_words uledsctl record ctltest:green:sig --dur)" "completion: record's options"
 
 # --- uledsd goes away and comes back ---------------------------------------------------------
 kill "$uledsd_pid"

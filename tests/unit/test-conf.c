@@ -212,10 +212,15 @@ static void test_errors(void)
 	expect_error(
 	    "[x]\ncolour = red\n",
 	    "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
-	    "default_brightness, trigger, trigger.ATTRIBUTE, blink, backends, BACKEND.KEY.");
+	    "default_brightness, trigger, trigger.ATTRIBUTE, blink, events, backends, "
+	    "BACKEND.KEY.");
 	expect_error("[x]\nblink = hardware\n",
 		     "t.conf:2: blink = 'hardware' is not valid: use offload (uledsd blinks) or "
 		     "software (the kernel toggles the brightness).");
+	expect_error("[x]\nevents = off\n",
+		     "t.conf:2: events = 'off' is not valid: use yes (every change as a "
+		     "timestamped record, where the module offers it) or no (only the latest "
+		     "value, as with the in-tree uleds module).");
 	char known[300];
 	snprintf(known, sizeof(known),
 		 "t.conf:2: unknown backend 'nosuch' in 'backends'; known: %s.",
@@ -334,6 +339,8 @@ static void test_compare(void)
 	struct conf *d = parse("[l]\nmax_brightness = 5\nbackends = log\nlog.level = debug\n"
 			       "[t]\ntrigger = heartbeat\n");
 	struct conf *e = parse("[l]\nmax_brightness = 5\n[t]\n");
+	struct conf *f = parse("[l]\nmax_brightness = 5\nbackends = log\nevents = no\n"
+			       "[t]\ntrigger = timer\ntrigger.delay_on = 10\nevents = yes\n");
 
 	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(same, "l")), LED_CHANGE_NONE,
 		  "unchanged LED");
@@ -351,6 +358,11 @@ static void test_compare(void)
 		  "backend removal updates");
 	CHECK_INT(led_conf_compare(conf_find(a, "t"), conf_find(e, "t")), LED_CHANGE_UPDATE,
 		  "trigger removal updates");
+	CHECK_INT(led_conf_compare(conf_find(a, "l"), conf_find(f, "l")), LED_CHANGE_RECREATE,
+		  "events = no recreates (the mode is fixed at registration)");
+	CHECK_INT(led_conf_compare(conf_find(a, "t"), conf_find(f, "t")), LED_CHANGE_NONE,
+		  "events = yes is the default");
+	conf_free(f);
 	conf_free(a);
 	conf_free(same);
 	conf_free(b);

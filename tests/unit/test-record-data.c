@@ -122,8 +122,29 @@ static void test_renderings(void)
 	recording_clear(&rec);
 }
 
+/* A blink that runs when the recording starts: the VCD draws its toggles from the start. */
+static void test_vcd_initial_blink(void)
+{
+	struct recording rec = {0};
+	_cleanup_free_ char *vcd = NULL;
+	const char *changes;
+
+	feed(&rec, "uledsd-record 1", 0);
+	feed(&rec, "1000000000\tb:red:y\tmode\tevent-offload\t1", 0);
+	feed(&rec, "1000000000\tb:red:y\tstate\t1\t100\t100", 0);
+	rec.start_ns = 1000000000;
+	rec.end_ns = 2000000000; /* 1 s of a 100/100 ms blink: 10 phases */
+	vcd = render(record_write_vcd, &rec);
+	changes = strstr(vcd, "$dumpvars");
+	changes = changes ? strstr(changes, "$end\n") : NULL;
+	CHECK_INT(count(changes ? changes : "", "!\n"), 9, "a running blink: 9 toggles after #0");
+	CHECK(strstr(vcd, "#100000\n0!\n#200000\n1!\n") != NULL, "toggles every 100 ms:\n%s", vcd);
+	recording_clear(&rec);
+}
+
 int main(void)
 {
+	test_vcd_initial_blink();
 	test_stats();
 	test_offload();
 	test_renderings();
