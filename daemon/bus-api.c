@@ -7,6 +7,7 @@
 #include "access.h"
 #include "backend.h"
 #include "bus-api.h"
+#include "bus.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
@@ -141,6 +142,7 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 					 "Failed to write %s/trigger: %s.", l->sysfs, strerror(-r));
+	bus_led_trigger_check(l);
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
@@ -238,8 +240,8 @@ static int property_get_blink(sd_bus *bus _unused_, const char *path _unused_,
 	return sd_bus_message_append(reply, "(uu)", l->blink_on_ms, l->blink_off_ms);
 }
 
-/* Two vtables for one interface: introspection tells which LEDs send Brightness changes (those
- * with the dbus backend). Trigger has no signal: the kernel announces no trigger changes. */
+/* Two vtables for one interface: introspection tells which LEDs send Brightness, Blink and
+ * Trigger changes (those with the dbus backend; bus_led_trigger_maybe_changed()). */
 #define LED_VTABLE(brightness_flags)                                                               \
 	{                                                                                          \
 		SD_BUS_VTABLE_START(0),                                                            \
@@ -252,7 +254,7 @@ static int property_get_blink(sd_bus *bus _unused_, const char *path _unused_,
 				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
 		    SD_BUS_PROPERTY("Blink", "(uu)", property_get_blink, 0, brightness_flags),     \
 		    SD_BUS_PROPERTY("Mode", "s", property_get_mode, 0, 0),                         \
-		    SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, 0),                   \
+		    SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, brightness_flags),    \
 		    SD_BUS_PROPERTY("AvailableTriggers", "as", property_get_available_triggers, 0, \
 				    0),                                                            \
 		    SD_BUS_PROPERTY("Backends", "a(sbs)", property_get_backends, 0,                \

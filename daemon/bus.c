@@ -18,6 +18,12 @@
  * one waits this long, doubled each time up to RETRY_MAX_USEC. */
 #define RETRY_FIRST_USEC (50 * USEC_PER_MSEC)
 #define RETRY_MAX_USEC (5000 * USEC_PER_MSEC)
+/* The kernel announces a trigger change only with a uevent, which does not reach the unit's
+ * sandbox (a private network namespace owned by a private user namespace). Nearly every
+ * change makes the LED core set a brightness (removing a trigger sets 0; a trigger that
+ * starts sets a level or blinks), so a change of the LED is the cue to read its trigger
+ * file this long after: at most two reads a second for an LED that keeps changing. */
+#define TRIGGER_CHECK_USEC (500 * USEC_PER_MSEC)
 
 struct bus {
 	struct manager *manager;
@@ -39,6 +45,8 @@ struct bus_led {
 	sd_bus_slot *slot; /* the exported object, NULL while there is no bus object */
 	bool emits;	   /* exported with the vtable whose Brightness emits PropertiesChanged */
 	bool backends_dirty;
+	char *trigger;			/* the trigger last announced, NULL: none yet */
+	sd_event_source *trigger_check; /* bus_led_trigger_maybe_changed()'s delayed look */
 };
 
 static const char *bus_kind_name(const struct bus *b)
@@ -74,6 +82,8 @@ static void bus_led_free(struct led *l)
 	if (!bl)
 		return;
 	sd_bus_slot_unref(bl->slot);
+	sd_event_source_disable_unref(bl->trigger_check);
+	free(bl->trigger);
 	free(bl->path);
 	free(bl);
 	l->bus = NULL;
@@ -148,6 +158,51 @@ void bus_led_brightness_changed(struct led *l)
 void bus_led_blink_changed(struct led *l)
 {
 	bus_led_emit(l, "Blink");
+}
+
+void bus_led_trigger_check(struct led *l)
+{
+	struct bus_led *bl = l->bus;
+	char *t = NULL;
+
+	if (!bl || !bl->emits || led_current_trigger(l, &t) < 0)
+		return;
+	if (streq_ptr(bl->trigger, t)) {
+		free(t);
+		return;
+	}
+	free(bl->trigger);
+	bl->trigger = t;
+	bus_led_emit(l, "Trigger");
+}
+
+static int on_trigger_check(sd_event_source *s _unused_, uint64_t usec _unused_, void *userdata)
+{
+	bus_led_trigger_check(userdata);
+	return 0;
+}
+
+void bus_led_trigger_maybe_changed(struct led *l)
+{
+	struct bus *b = l->manager->bus;
+	struct bus_led *bl = l->bus;
+	int enabled = SD_EVENT_OFF, r;
+
+	if (!b || !b->connected || !bl || !bl->emits)
+		return;
+	if (bl->trigger_check) {
+		(void)sd_event_source_get_enabled(bl->trigger_check, &enabled);
+		if (enabled != SD_EVENT_OFF)
+			return; /* a look is due already */
+		r = sd_event_source_set_time_relative(bl->trigger_check, TRIGGER_CHECK_USEC);
+		if (r >= 0)
+			r = sd_event_source_set_enabled(bl->trigger_check, SD_EVENT_ONESHOT);
+	} else
+		r = sd_event_add_time_relative(l->manager->event, &bl->trigger_check,
+					       CLOCK_MONOTONIC, TRIGGER_CHECK_USEC,
+					       TRIGGER_CHECK_USEC / 4, on_trigger_check, l);
+	if (r < 0)
+		log_debug_errno(r, "%s: cannot schedule a look at the trigger: %m", l->name);
 }
 
 void bus_led_backends_changed(struct led *l)

@@ -23,6 +23,11 @@ void bus_led_brightness_changed(struct led *l);
 void bus_led_blink_changed(struct led *l);
 /* A backend's state, the trigger or the backends list changed. */
 void bus_led_backends_changed(struct led *l);
+/* The LED changed, so its trigger may have: look a little later and emit PropertiesChanged
+ * for Trigger if it differs (LEDs with the dbus backend, as for Brightness). */
+void bus_led_trigger_maybe_changed(struct led *l);
+/* Look now (after uledsd set the trigger itself). */
+void bus_led_trigger_check(struct led *l);
 /* A property of the Manager object changed ("LoadErrors"): emit PropertiesChanged. */
 void bus_manager_changed(struct manager *m, const char *property);
 #else
@@ -46,6 +51,18 @@ static inline void bus_led_blink_changed(struct led *l)
 {
 }
 static inline void bus_led_backends_changed(struct led *l)
+{
+}
+static inline void bus_led_trigger_maybe_changed(struct led *l)
+{
+}
+static inline void bus_led_trigger_check(struct led *l)
+{
+}
+static inline void bus_led_trigger_maybe_changed(struct led *l)
+{
+}
+static inline void bus_led_trigger_check(struct led *l)
 {
 }
 static inline void bus_manager_changed(struct manager *m, const char *property)

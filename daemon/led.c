@@ -135,6 +135,8 @@ static void led_take_event(struct led *l, const struct uleds_event *ev)
 
 	l->lost += ev->lost;
 	record_event(l->manager, l, ev);
+	/* Any call of the LED core, an equal value included (a trigger that stops sets 0). */
+	bus_led_trigger_maybe_changed(l);
 	if (ev->type == ULEDS_EVENT_BLINK) {
 		if (blinking && v == l->brightness && ev->delay_on_ms == l->blink_on_ms &&
 		    ev->delay_off_ms == l->blink_off_ms)
@@ -227,6 +229,7 @@ void led_on_ready(struct led *l)
 		if (r > 0) {
 			led_record_latest(l);
 			led_dispatch(l);
+			bus_led_trigger_maybe_changed(l);
 		}
 	}
 	if (r < 0) {
@@ -239,15 +242,17 @@ void led_on_ready(struct led *l)
 	}
 }
 
-/* Event mode whenever the module offers it (the in-tree uleds answers ENOTTY), before the
- * setup so a default trigger's first calls are recorded; blink offload unless the
- * configuration says blink = software (only possible before the setup). */
+/* Event mode whenever the module offers it (the in-tree uleds answers ENOTTY) and the
+ * configuration does not say events = no, before the setup so a default trigger's first
+ * calls are recorded; blink offload unless the configuration says blink = software (only
+ * possible before the setup). An adopted fd may be in event mode already whatever the
+ * configuration says now (the module has no way back): the ioctl tells, so it is made. */
 static void led_set_event_mode(struct led *l)
 {
 	struct uleds_event_mode mode = {.ring_size = LED_RING_SIZE};
 	int r;
 
-	if (l->manager->uleds_ext == 0)
+	if (l->manager->uleds_ext == 0 || (l->conf->no_events && !l->adopted))
 		return;
 	if (l->conf->blink == LED_BLINK_OFFLOAD && !l->adopted)
 		mode.flags = ULEDS_EVENT_F_BLINK;

@@ -10,9 +10,9 @@
  * Nothing is polled. The LEDs come from GetManagedObjects when io.uledsd1 gets an owner,
  * then follow InterfacesAdded/Removed and PropertiesChanged. When the owner goes away the
  * LEDs stay, marked offline (the view greys them), and a new owner's GetManagedObjects
- * is reconciled against them: kept, updated, added or dropped. Two things carry no
- * signal in the API: Trigger, and Brightness of LEDs without the dbus backend; after our
- * own calls we re-read the LED with GetAll so at least our changes show. */
+ * is reconciled against them: kept, updated, added or dropped. LEDs without the dbus
+ * backend send no signals (Brightness, Blink, Trigger): after our own calls we re-read the
+ * LED with GetAll so at least our changes show. */
 #include <unistd.h>
 
 #include "panel-client.h"
@@ -488,7 +488,7 @@ static void call_done(GObject *source, GAsyncResult *res, gpointer user_data)
 			set_can_manage(self, FALSE, error->message);
 		g_signal_emit(self, signals[SIGNAL_ERROR], 0, error->message);
 	}
-	/* Trigger never signals, Brightness only with the dbus backend: read them back. */
+	/* LEDs without the dbus backend do not signal: read them back. */
 	if (!call_is_stale(d))
 		refresh_led(self, d->path);
 }

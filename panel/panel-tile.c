@@ -181,7 +181,7 @@ static void fill_trigger_menu(PanelTile *self)
 		add_trigger_item(self, current, TRUE);
 }
 
-/* AvailableTriggers and Trigger never signal: the menu shows what it has at once and asks
+/* AvailableTriggers never signals: the menu shows what it has at once and asks
  * uledsd again (a trigger module loaded since appears); the answer refills it. */
 static void trigger_menu_show(GtkPopover *popover, gpointer user_data)
 {

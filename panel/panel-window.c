@@ -177,12 +177,14 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		g_string_append_printf(
 		    out,
 		    "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
-		    "blink=%u/%u lit=%d triggers=%u online=%d ok=%d name=%s\n",
+		    "blink=%u/%u lit=%d triggers=%u trigger=%s online=%d ok=%d name=%s\n",
 		    (int)(r.origin.x + tx), (int)(r.origin.y + ty), (int)r.size.width,
 		    (int)r.size.height, panel_led_get_brightness(led),
 		    panel_led_get_max_brightness(led), on_ms, off_ms,
 		    panel_lamp_get_lit(panel_tile_get_lamp(PANEL_TILE(tile))),
-		    triggers ? g_strv_length((char **)triggers) : 0, panel_led_get_online(led),
+		    triggers ? g_strv_length((char **)triggers) : 0,
+		    panel_led_get_trigger(led) ? panel_led_get_trigger(led) : "",
+		    panel_led_get_online(led),
 		    panel_led_get_backends_ok(led), panel_led_get_name(led));
 		n++;
 	}

@@ -136,6 +136,23 @@ assert_true "SetTrigger selects the trigger in sysfs" grep -q '\[heartbeat\]' "$
 assert_eq 's "heartbeat"' "$(getp "$sig" Trigger)" "Trigger is the kernel's current trigger"
 echo none >"$L/dbustest:green:sig/trigger"
 assert_eq 's "none"' "$(getp "$sig" Trigger)" "Trigger follows a sysfs write"
+# Trigger PropertiesChanged: "PATH VALUE" lines.
+trigger_signals() {
+	awk '/^signal / && /member=PropertiesChanged/ {
+		match($0, /path=[^;]+/); p = substr($0, RSTART + 5, RLENGTH - 5); insig = 1; want = 0; next }
+	/^(signal|method|error)/ { insig = 0 }
+	insig && /string "Trigger"/ { want = 1; next }
+	insig && want && /variant/ { print p, $NF; want = 0 }' "$work/mon"
+}
+assert_true "SetTrigger: PropertiesChanged Trigger=heartbeat" \
+	grep -q "^$sig \"heartbeat\"\$" <<<"$(trigger_signals)"
+assert_true "someone's sysfs write: PropertiesChanged Trigger=none within 2 s" \
+	wait_for 2 sh -c "$(declare -f trigger_signals); work=$work; trigger_signals | grep -q '^$sig \"none\"\$'"
+echo timer >"$L/dbustest:red:quiet/trigger"
+sleep 1.5
+echo none >"$L/dbustest:red:quiet/trigger"
+sleep 1
+assert_eq 0 "$(grep -c "path=$quiet;" "$work/mon")" "no Trigger signal for the LED without the dbus backend"
 
 # --- bad calls: readable D-Bus errors, nothing crashes ------------------------------------
 e=$(call_err "$sig" io.uledsd1.LED.SetBrightness uint32:256)

@@ -72,7 +72,8 @@ assert_true "Xvfb answers" wait_for 30 eval 'xdotool getdisplaygeometry >/dev/nu
 # --- the panel's own report of what it drew ---------------------------------------------------
 # --debug-geometry prints, after each frame that changed, a block:
 #   geometry w=W h=H state=STATE lamps=N manage=0|1
-#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 triggers=N online= ok= name=   (one per lamp)
+#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 triggers=N trigger= online= ok= name=
+#   (one per lamp)
 #   end
 # lit=0 while a blink is in its dark half; blink=0/0 when none runs.
 geo=$out/geometry.log
@@ -173,8 +174,10 @@ assert_true "and lit again" wait_for 5 blue_lit 1
 echo "# blue lamp box, mean RGB: lit half $r1 $g1 $b1, dark half $r0 $g0 $b0"
 assert_true "the screenshots differ: blue rose by 40 or more in the lit half ($b0 -> $b1)" \
 	test $((b1 - b0)) -ge 40
+assert_true "the label shows the trigger set in sysfs by someone else (timer)" wait_for 10 drawn trigger timer $BLUE
 echo none >"$L/$BLUE/trigger"
 assert_true "trigger none ends the blink: blink=0/0" wait_for 10 drawn blink 0/0 $BLUE
+assert_true "and the label follows (Trigger's PropertiesChanged): none" wait_for 10 drawn trigger none $BLUE
 blue_off() { drawn brightness 0 $BLUE && drawn lit 1 $BLUE; }
 assert_true "and the lamp is plain off: brightness 0, no blink phase left (lit=1)" \
 	wait_for 10 blue_off
