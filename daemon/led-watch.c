@@ -34,8 +34,8 @@ static int on_watch(sd_event_source *s _unused_, int fd _unused_, uint32_t reven
 
 	/* One LED: the set's fd being readable says which one is. Reading it at once keeps the
 	 * syscalls of a change as they were with one sd-event source per LED (epoll_wait of the
-	 * loop, read, the backend's call). A spurious wakeup reads EAGAIN. The set's item for it
-	 * is level-triggered: the next poll of the set drops it once the fd is drained. */
+	 * loop, read, the backend's call). A spurious wakeup reads EAGAIN. The next poll of the
+	 * set (the loop's epoll_wait) drops the item from its ready list once the fd is drained. */
 	if (w->n_members == 1 && w->only) {
 		led_on_ready(w->only);
 		return 0;
@@ -68,8 +68,9 @@ static int led_watch_new(struct manager *m)
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (w->epfd < 0)
 		return -errno;
-	/* Level-triggered on both levels: a batch that stops at LED_WATCH_BATCH leaves the rest
-	 * ready, and the loop comes back for them after serving everything else. */
+	/* Level-triggered here: a batch that stops at LED_WATCH_BATCH leaves the rest ready (not
+	 * reported yet, so still on the set's ready list), and the loop comes back for them
+	 * after serving everything else. */
 	r = sd_event_add_io(m->event, &w->source, w->epfd, EPOLLIN, on_watch, w);
 	if (r < 0) {
 		safe_close(w->epfd);
@@ -83,7 +84,9 @@ static int led_watch_new(struct manager *m)
 int led_watch_add(struct manager *m, struct led *l)
 {
 	struct led_watch *w;
-	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = l};
+	/* Edge-triggered: a driver whose poll says readable when a read gives EAGAIN (uledsd's
+	 * kmod in event mode did, before 2026-12) costs a read per change, not a busy loop. */
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.ptr = l};
 	int r;
 
 	if (!m->led_watch) {

@@ -756,10 +756,18 @@ static ssize_t uleds_read_events(struct uleds_device *udev, char __user *buf,
 	return done;
 }
 
+/*
+ * What the read of the fd's mode would return. In event mode only records
+ * count: the setup's "changed" (the first read of latest-value mode) is
+ * never cleared there, and poll reported a read that gives EAGAIN, forever.
+ */
 static bool uleds_readable(struct uleds_device *udev)
 {
-	return READ_ONCE(udev->changed) || READ_ONCE(udev->count) ||
-	       READ_ONCE(udev->removed);
+	if (READ_ONCE(udev->removed))
+		return true;
+	if (READ_ONCE(udev->ring))
+		return READ_ONCE(udev->count);
+	return READ_ONCE(udev->changed);
 }
 
 static ssize_t uleds_read(struct file *file, char __user *buf, size_t count,

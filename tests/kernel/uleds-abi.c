@@ -1351,6 +1351,32 @@ static void test_get_dev_and_remove(void)
 		close(fd2);
 	}
 	check(!led_exists("abi-id"), "no abi-id LED left", "it exists");
+
+	/* poll agrees with read: nothing readable once drained, in either mode (event mode
+	 * reported POLLIN forever after the setup, a busy loop for a level-triggered epoll). */
+	for (int mode = 0; mode < 2; mode++) {
+		struct uleds_event_mode em = {.ring_size = 16};
+		struct uleds_event e;
+		int n = 0;
+
+		fd = open_dev(O_NONBLOCK);
+		if (mode)
+			ioctl(fd, ULEDS_IOC_SET_EVENT_MODE, &em);
+		setup_write(fd, "abi-poll", 255);
+		while (read(fd, &e, sizeof(e)) > 0 && n < 100)
+			n++;
+		pfd = (struct pollfd){.fd = fd, .events = POLLIN};
+		r = poll(&pfd, 1, 0);
+		check(r == 0, mode ? "event mode: poll reports nothing once read dry"
+							   : "latest-value mode: poll reports nothing once read dry",
+		      "poll %d, revents %#x", r, pfd.revents);
+		sysfs_write("abi-poll", "brightness", "9");
+		r = poll(&pfd, 1, 1000);
+		check(r == 1 && (pfd.revents & POLLIN), mode ? "event mode: POLLIN after a change"
+							    : "latest-value mode: POLLIN after a change",
+		      "poll %d, revents %#x", r, pfd.revents);
+		close(fd);
+	}
 }
 
 static void test_module_refcount(void)

@@ -212,10 +212,11 @@ static void test_forwarding(void)
 	run_loop(m);
 	CHECK_INT(rec_last, 0, "brightness 0 forwarded");
 
-	/* No change, no call: nothing polls. */
+	/* No change, no call: nothing polls, and the loop has nothing to dispatch. */
 	unsigned calls = rec_calls;
 	run_loop(m);
 	CHECK_INT(rec_calls, calls, "no backend call without a change");
+	CHECK_INT(sd_event_run(m->event, 0), 0, "the loop is idle once the change is read");
 
 	led_free(l);
 	CHECK_INT(rec_detached, 1, "backend detached on free");
