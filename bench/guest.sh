@@ -9,7 +9,7 @@ set -euo pipefail
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 
 build=$ULEDSD_BUILD_ROOT
-uledsd=$build/uledsd
+uledsd=$build/daemon/uledsd
 measure=$build/bench/bench-measure
 baseline=$build/bench/bench-baseline
 out=$build/bench/results.jsonl
@@ -38,7 +38,7 @@ result() { echo "$1" | tee -a "$out"; }
 # where leds-gpio's work runs, are held to CPU 0 as well.
 FWD_CPU=0
 M() { taskset -c 0 "$measure" "$@"; }
-only=${ULEDSD_BENCH_ONLY:-scale latency batch dbus}
+only=${ULEDSD_BENCH_ONLY:-scale latency batch modes dbus}
 want() { [[ " $only " == *" $1 "* ]]; }
 perf_on=${ULEDSD_BENCH_PERF:-0}
 
@@ -241,6 +241,29 @@ M batch "$BIG" "$BATCH_ROUNDS" "$BATCH_BLOCKS" "uledsd,tu,$U_LINE,0" "baseline,t
 profile_report batch
 stop "$many_pid"
 stop "$bmany_pid"
+fi
+
+# --- event mode vs latest-value mode: CPU per forwarded transition ---------------------------
+if want modes; then
+log "event mode vs latest-value mode (events = no), 1 LED each"
+# oncpu PID: ns on a CPU so far (schedstat: finer than stat's clock ticks).
+oncpu() { local a; read -ra a <"/proc/$1/schedstat"; echo "${a[0]}"; }
+for mode in event latest; do
+	conf "$work/mode-$mode" "bench:$mode" 1 "backends = gpio
+gpio.chip = bench
+gpio.line = $([ $mode = event ] && echo 3 || echo 4)
+$([ $mode = latest ] && echo 'events = no')"
+	sed -i "s/^\[bench:${mode}0\]/[bench:$mode]/" "$work/mode-$mode/10-bench.conf"
+	spawn "uledsd-$mode" "$uledsd" -c "$work/mode-$mode" -b none
+	eval "${mode}_pid=$SPAWN_PID"
+done
+settle "$event_pid" "$latest_pid"
+ev0=$(oncpu "$event_pid") lv0=$(oncpu "$latest_pid")
+M latency "$PP_N" "$LAT_BLOCK" 0 "uledsd-event,/sys/class/leds/bench:event/brightness,${LAT_LINE}3/value" \
+	"uledsd-latest,/sys/class/leds/bench:latest/brightness,${LAT_LINE}4/value" | while read -r l; do result "$l"; done
+result "{\"kind\":\"modes\",\"changes\":$PP_N,\"event_cpu_ns\":$(($(oncpu "$event_pid") - ev0)),\"latest_cpu_ns\":$(($(oncpu "$latest_pid") - lv0))}"
+stop "$event_pid"
+stop "$latest_pid"
 fi
 
 # --- D-Bus flood ----------------------------------------------------------------------------

@@ -139,6 +139,22 @@ def main():
                   if rp and rf else f"| {n} | {ms(reg)} | {ms(pl)} | - | {ms(fu)} | {ms(ba)} | - | "
                   f"{rss(pl)} | {rss(fu)} | {rss(ba)} |")
     md.append("")
+    modes = find(rows, "modes")
+    if modes:
+        pe, pl = find(rows, "pingpong", "uledsd-event"), find(rows, "pingpong", "uledsd-latest")
+        ev = modes["event_cpu_ns"] / modes["changes"] / 1000
+        lv = modes["latest_cpu_ns"] / modes["changes"] / 1000
+        md.append(f"Event mode vs latest-value mode (`events = no`), 1 LED on a GPIO line each, "
+                  f"{modes['changes']} changes each, closed loop, same boot:")
+        md.append("")
+        md.append("| mode | uledsd CPU per transition | p50 write -> line µs | changes/s |")
+        md.append("|---|---|---|---|")
+        md.append(f"| event (80-byte records, kernel timestamps) | {ev:.1f} µs | "
+                  + (f"{pe['p50']:.0f} | {pe['rate']:.0f} |" if pe else "- | - |"))
+        md.append(f"| latest-value (one int a read) | {lv:.1f} µs | "
+                  + (f"{pl['p50']:.0f} | {pl['rate']:.0f} |" if pl else "- | - |"))
+        md.append(f"| ratio event / latest-value | {ratio(ev, lv):.2f}x | | |" if lv else "| ratio | - | | |")
+        md.append("")
     dbus = [r for r in rows if r.get("kind") == "dbus"]
     if dbus:
         md.append("D-Bus flood (10 LEDs, a writer thread changing them as fast as it can):")
