@@ -162,6 +162,9 @@ int read_unsigned_file(const char *path, unsigned *ret)
 		return -errno;
 	if (n == (ssize_t)sizeof(buf))
 		return -E2BIG;
+	/* "4\0junk" is not the number 4 (found by fuzz-state-file). */
+	if (memchr(buf, 0, (size_t)n))
+		return -EBADMSG;
 	buf[n] = 0;
 	if (n > 0 && buf[n - 1] == '\n')
 		buf[n - 1] = 0;

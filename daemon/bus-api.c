@@ -41,25 +41,16 @@ static int property_get_available_triggers(sd_bus *bus _unused_, const char *pat
 					   void *userdata, sd_bus_error *error)
 {
 	struct led *l = userdata;
+	_cleanup_strv_free_ char **names = NULL;
 	_cleanup_free_ char *list = NULL;
-	char *save = NULL;
 	int r;
 
 	r = led_read_attr(l, "trigger", &list);
+	if (r >= 0)
+		r = trigger_list_parse(list, &names, NULL);
 	if (r < 0)
 		return sd_bus_error_set_errnof(error, r, "Failed to read %s/trigger: %m", l->sysfs);
-	r = sd_bus_message_open_container(reply, 'a', "s");
-	for (char *w = strtok_r(list, " \n", &save); r >= 0 && w;
-	     w = strtok_r(NULL, " \n", &save)) {
-		size_t n = strlen(w);
-
-		if (w[0] == '[' && n >= 2 && w[n - 1] == ']') {
-			w[n - 1] = 0;
-			w++;
-		}
-		r = sd_bus_message_append(reply, "s", w);
-	}
-	return r < 0 ? r : sd_bus_message_close_container(reply);
+	return sd_bus_message_append_strv(reply, names);
 }
 
 /* (name, working, state) of each backend: what a client shows as the LED's health; it changes
@@ -126,7 +117,7 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	r = access_check(l->manager, msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
-	if (!*t || strlen(t) > 63 || strpbrk(t, " \t\n[]"))
+	if (!trigger_name_is_valid(t))
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_INVALID_ARGS,
 		    "'%s' is not a trigger name; see %s/trigger for the available ones.", t,
@@ -146,22 +137,6 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
-/* A file of the trigger below /sys/class/leds/NAME: never a path, never one the LED core owns
- * (the configuration's trigger.KEY follows the same rule). */
-static bool trigger_attr_is_valid(const char *a)
-{
-	static const char *const core[] = {"brightness", "max_brightness", "trigger",
-					   "uevent",	 "power",	   "device",
-					   "subsystem",	 "of_node",	   "brightness_hw_changed"};
-
-	if (!*a || strchr(a, '/') || streq(a, ".") || streq(a, ".."))
-		return false;
-	for (size_t i = 0; i < ELEMENTSOF(core); i++)
-		if (streq(a, core[i]))
-			return false;
-	return true;
-}
-
 static int read_attr_pairs(sd_bus_message *msg, struct led *l, char ***ret, sd_bus_error *error)
 {
 	_cleanup_strv_free_ char **pairs = NULL;
@@ -171,12 +146,12 @@ static int read_attr_pairs(sd_bus_message *msg, struct led *l, char ***ret, sd_b
 
 	r = sd_bus_message_enter_container(msg, 'a', "(ss)");
 	while (r >= 0 && (r = sd_bus_message_read(msg, "(ss)", &k, &v)) > 0) {
-		if (!trigger_attr_is_valid(k))
+		if (!trigger_attr_name_is_valid(k))
 			return sd_bus_error_setf(
 			    error, SD_BUS_ERROR_INVALID_ARGS,
-			    "'%s' is not a trigger attribute of LED '%s': give a file name below "
-			    "%s/ that the trigger adds (not brightness, trigger or another file of "
-			    "the LED core).",
+			    "'%s' is not a trigger attribute of LED '%s': give a lower-case file name "
+			    "below %s/ that the trigger adds (not brightness, trigger or another "
+			    "file of the LED core).",
 			    k, l->name, l->sysfs);
 		if (strv_push(&pairs, &n, strdup(k)) < 0 || strv_push(&pairs, &n, strdup(v)) < 0)
 			return -ENOMEM;

@@ -58,33 +58,6 @@ static int parse_int(const char *s, long long min, long long max, int *ret)
 	return 0;
 }
 
-static bool trigger_name_is_valid(const char *s)
-{
-	if (!*s || strlen(s) > LED_NAME_MAX)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return false;
-	return true;
-}
-
-/* A trigger attribute is a file below /sys/class/leds/NAME: never one the LED core owns,
- * which a "trigger.brightness" would overwrite behind the daemon's back. */
-static bool attr_name_is_valid(const char *s)
-{
-	static const char *const reserved[] = {"brightness", "max_brightness", "trigger",  "uevent",
-					       "power",	     "device",	       "subsystem"};
-	if (!*s)
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
-			return false;
-	for (size_t i = 0; i < ELEMENTSOF(reserved); i++)
-		if (streq(s, reserved[i]))
-			return false;
-	return true;
-}
-
 /* ---- backends of a section ---- */
 
 static void section_error(struct parser *p, unsigned line, const char *format, ...) _printf_(3, 4);
@@ -283,7 +256,7 @@ static void parse_trigger_attr(struct parser *p, const char *key, const char *va
 	struct led_conf *lc = p->sec.lc;
 	struct trigger_attr *na;
 
-	if (!attr_name_is_valid(key + 8)) {
+	if (!trigger_attr_name_is_valid(key + 8)) {
 		section_error(p, p->line,
 			      "'%s' does not name a trigger attribute: use trigger.ATTRIBUTE with "
 			      "a lower-case sysfs name such as trigger.delay_on.",

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* One LED's definition: its lifetime, its name rules, and the one place a reload diff is made. */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -120,4 +121,72 @@ bool led_name_is_valid(const char *name, const char **ret_reason)
 	if (ret_reason)
 		*ret_reason = reason;
 	return !reason;
+}
+
+bool trigger_name_is_valid(const char *s)
+{
+	if (!*s || strlen(s) > LED_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+bool trigger_attr_name_is_valid(const char *s)
+{
+	/* Files of the LED core and of the device model: a "trigger.brightness" would change
+	 * the LED behind the daemon's back, "power" or "device" lead out of the LED. */
+	static const char *const reserved[] = {
+	    "brightness", "max_brightness", "trigger", "uevent",	"power",
+	    "device",	  "subsystem",	    "of_node", "brightness_hw_changed"};
+
+	if (!*s || strlen(s) > LED_NAME_MAX)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return false;
+	for (size_t i = 0; i < ELEMENTSOF(reserved); i++)
+		if (streq(s, reserved[i]))
+			return false;
+	return true;
+}
+
+int trigger_list_parse(const char *list, char ***ret_names, char **ret_current)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_free_ char *current = NULL;
+	size_t n = 0;
+
+	for (const char *p = list;;) {
+		size_t len;
+		bool selected;
+
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		len = strcspn(p, " \t\n");
+		/* "[]" selects no name: a word like any other (found by fuzz-trigger-list). */
+		selected = len >= 3 && p[0] == '[' && p[len - 1] == ']';
+		if (selected) {
+			/* Two selected triggers: not what the LED core writes. */
+			if (current)
+				return -EBADMSG;
+			current = strndup(p + 1, len - 2);
+			if (!current)
+				return -ENOMEM;
+		}
+		if (strv_push(&names, &n, selected ? strdup(current) : strndup(p, len)) < 0)
+			return -ENOMEM;
+		p += len;
+	}
+	if (ret_current && !current)
+		return -EBADMSG;
+	if (ret_names)
+		*ret_names = names ? TAKE_PTR(names) : calloc(1, sizeof(char *));
+	if (ret_names && !*ret_names)
+		return -ENOMEM;
+	if (ret_current)
+		*ret_current = TAKE_PTR(current);
+	return 0;
 }

@@ -76,3 +76,13 @@ enum led_change led_conf_compare(const struct led_conf *old, const struct led_co
 
 /* 1-63 bytes of UTF-8 without '/' or control characters, not "." or "..". */
 bool led_name_is_valid(const char *name, const char **ret_reason);
+
+/* A trigger's name as the configuration and SetTrigger accept it: 1-63 of [A-Za-z0-9_-]. */
+bool trigger_name_is_valid(const char *s);
+/* A trigger attribute (trigger.KEY, SetTriggerAttributes): a lower-case file name below the
+ * LED's sysfs directory, never a path and never a file of the LED core ("brightness"). */
+bool trigger_attr_name_is_valid(const char *s);
+/* sysfs's trigger file, "none [timer] oneshot": every name (brackets off) and the selected
+ * one. Either ret may be NULL; with ret_current, a list without exactly one selected trigger
+ * is -EBADMSG. */
+int trigger_list_parse(const char *list, char ***ret_names, char **ret_current);

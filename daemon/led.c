@@ -65,19 +65,13 @@ int led_read_attr(struct led *l, const char *attr, char **ret)
 int led_current_trigger(struct led *l, char **ret)
 {
 	_cleanup_free_ char *list = NULL;
-	char *open_br, *close_br;
 	int r;
 
 	/* The kernel lists all triggers and brackets the active one: "none [timer] oneshot". */
 	r = led_read_attr(l, "trigger", &list);
 	if (r < 0)
 		return r;
-	open_br = strchr(list, '[');
-	close_br = open_br ? strchr(open_br, ']') : NULL;
-	if (!close_br)
-		return -EBADMSG;
-	*ret = strndup(open_br + 1, (size_t)(close_br - open_br - 1));
-	return *ret ? 0 : -ENOMEM;
+	return trigger_list_parse(list, NULL, ret);
 }
 
 const char *led_mode_to_string(enum led_mode mode)

@@ -109,6 +109,13 @@ int transient_parse(const char *name, char **pairs, struct led_conf **ret, char 
 	if (!led_name_is_valid(name, &reason))
 		return error_setf(ret_error, -EINVAL, "'%s' is not a valid LED name: %s.", name,
 				  reason);
+	/* The settings become a section "[name]": inih ends it at the first ']' and would make
+	 * "ax] ;" the LED "ax" (found by fuzz-bus-args). */
+	if (strchr(name, ']'))
+		return error_setf(ret_error, -EINVAL,
+				  "'%s' is not a valid LED name: it contains ']', which a "
+				  "configuration section cannot hold.",
+				  name);
 	r = check_pairs(pairs, ret_error);
 	if (r < 0)
 		return r;
@@ -127,6 +134,12 @@ int transient_parse(const char *name, char **pairs, struct led_conf **ret, char 
 	}
 	if (c->n_leds != 1)
 		return error_setf(ret_error, -EINVAL, "No LED could be defined from the settings.");
+	/* Whatever else the section syntax changes (spaces, comments) is refused the same way. */
+	if (!streq(c->leds[0]->name, name))
+		return error_setf(ret_error, -EINVAL,
+				  "'%s' is not a valid LED name: a configuration section cannot "
+				  "hold it as it is (it would be '%s').",
+				  name, c->leds[0]->name);
 	*ret = TAKE_PTR(c->leds[0]);
 	return 0;
 }

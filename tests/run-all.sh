@@ -44,14 +44,40 @@ for b in /lib/modules/6.1.*/build /lib/modules/6.12.*/build; do
 done
 [ $dkms_ok -ge 2 ] || { echo "FAIL: DKMS was not exercised for both 6.1 and 6.12"; kmod_fail=$((kmod_fail + 1)); }
 
+# A second build with ASan+UBSan (issue 20), in a full run only (no arguments): its unit suite
+# now, and its kernel test (the daemon's tests in one boot, tests/kernel/test-checked.sh) in
+# the background beside the main suite: a third VM costs less wall time than a fourth boot.
+asan=$build-asan
+asan_pid=
 rc=0
+if [ $# = 0 ]; then
+	asan_opts=(-Dwerror=true -Dgpio=enabled -Dman-pages=disabled -Dpanel=disabled
+		-Db_sanitize=address,undefined -Db_lundef=false)
+	if [ -f "$asan/build.ninja" ]; then
+		meson configure "$asan" "${asan_opts[@]}"
+	else
+		meson setup "$asan" "${asan_opts[@]}"
+	fi
+	ninja -C "$asan"
+	ULEDSD_BUILD_ROOT=$asan meson test -C "$asan" --print-errorlogs --suite unit \
+		--logbase unit || rc=$?
+	ULEDSD_BUILD_ROOT=$asan ULEDSD_KERNEL_CACHE=$build/kernel-cache meson test -C "$asan" \
+		--print-errorlogs --suite sanitize --logbase sanitize >"$asan/sanitize.log" 2>&1 &
+	asan_pid=$!
+fi
+
 ULEDSD_BUILD_ROOT=$build meson test -C "$build" --print-errorlogs --num-processes 2 "$@" || rc=$?
+if [ -n "$asan_pid" ]; then
+	wait "$asan_pid" || rc=$?
+	cat "$asan/sanitize.log"
+fi
 
 # One closing line that counts everything, kmod builds and DKMS included.
-log=$build/meson-logs/testlog.json
-passed=$(jq -s '[.[] | select(.result == "OK" or .result == "EXPECTEDFAIL")] | length' "$log")
-failed=$(jq -s '[.[] | select(.result != "OK" and .result != "EXPECTEDFAIL" and .result != "SKIP")] | length' "$log")
-skipped=$(jq -s '[.[] | select(.result == "SKIP")] | length' "$log")
+logs=("$build/meson-logs/testlog.json")
+[ -n "$asan_pid" ] && logs+=("$asan/meson-logs/unit.json" "$asan/meson-logs/sanitize.json")
+passed=$(cat "${logs[@]}" | jq -s '[.[] | select(.result == "OK" or .result == "EXPECTEDFAIL")] | length')
+failed=$(cat "${logs[@]}" | jq -s '[.[] | select(.result != "OK" and .result != "EXPECTEDFAIL" and .result != "SKIP")] | length')
+skipped=$(cat "${logs[@]}" | jq -s '[.[] | select(.result == "SKIP")] | length')
 if [ "$skipped" != 0 ]; then
 	echo "FAIL: $skipped test(s) skipped; no test may skip"
 	failed=$((failed + skipped))

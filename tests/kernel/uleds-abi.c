@@ -88,8 +88,12 @@ static const char *err_name(int r)
 /* Fills a 64-byte name field: NUL-padded, unterminated only when SRC is 64+ long. */
 static void copy_name(char dst[LED_MAX_NAME_SIZE], const char *src)
 {
-	size_t n = strnlen(src, LED_MAX_NAME_SIZE);
+	size_t n = 0;
 
+	/* Not strnlen(): gcc's -Wstringop-overread takes the bound for the source's size when
+	 * src is a short literal (seen in the -Db_sanitize build). */
+	while (n < LED_MAX_NAME_SIZE && src[n])
+		n++;
 	memset(dst, 0, LED_MAX_NAME_SIZE);
 	memcpy(dst, src, n);
 }

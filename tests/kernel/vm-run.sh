@@ -77,7 +77,8 @@ for p in qemu-system-x86_64 busybox cpio xz modprobe; do
 	command -v "$p" >/dev/null || infra "$p is not installed (run tests/setup-deps.sh)"
 done
 
-cache=$ULEDSD_BUILD_ROOT/kernel-cache/$kver
+# ULEDSD_KERNEL_CACHE: another build dir's cache (the sanitizer build shares the ordinary one's).
+cache=${ULEDSD_KERNEL_CACHE:-$ULEDSD_BUILD_ROOT/kernel-cache}/$kver
 "$here/build-modules.sh" "$kver" "$cache" "$ULEDSD_SOURCE_ROOT" >&2 ||
 	infra "building the kernel modules failed (see above)"
 

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "backend.h"
 #include "conf.h"
+#include "led-conf.h"
 #include "macro.h"
 #include "string-util.h"
 #include "test.h"
@@ -443,6 +444,43 @@ static void test_gpio(void)
 }
 #endif
 
+/* sysfs's trigger file as AvailableTriggers and the Trigger property read it. */
+static void test_trigger_list(void)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_free_ char *cur = NULL;
+
+	CHECK_INT(trigger_list_parse("none [timer] oneshot\n", &names, &cur), 0, "a sysfs list");
+	CHECK_STR(cur, "timer", "the selected trigger");
+	CHECK(names && strv_length(names) == 3 && streq(names[1], "timer"),
+	      "every name, brackets off");
+	names = strv_free(names);
+	free(cur);
+	cur = NULL;
+	CHECK_INT(trigger_list_parse("none timer", NULL, &cur), -EBADMSG,
+		  "no selected trigger: -EBADMSG");
+	CHECK_INT(trigger_list_parse("[none] [timer]", NULL, &cur), -EBADMSG,
+		  "two selected triggers: -EBADMSG");
+	/* Found by fuzz-trigger-list: "[]" was taken as the selected trigger "". */
+	CHECK_INT(trigger_list_parse("[] none", &names, NULL), 0, "'[]' is a word");
+	CHECK(names && strv_length(names) == 2 && streq(names[0], "[]"), "'[]' names no trigger");
+	names = strv_free(names);
+	CHECK_INT(trigger_list_parse("", &names, NULL), 0, "an empty list");
+	CHECK(names && !names[0], "an empty list has no names");
+
+	CHECK(trigger_name_is_valid("kbd-scrolllock") && trigger_name_is_valid("phy0rx"),
+	      "kernel trigger names are valid");
+	CHECK(!trigger_name_is_valid("") && !trigger_name_is_valid("a b") &&
+		  !trigger_name_is_valid("[timer]") && !trigger_name_is_valid("a\x01"),
+	      "empty, spaces, brackets and control bytes are no trigger names");
+	CHECK(trigger_attr_name_is_valid("delay_on"), "delay_on is an attribute");
+	CHECK(!trigger_attr_name_is_valid("../brightness") && !trigger_attr_name_is_valid("..") &&
+		  !trigger_attr_name_is_valid("device") && !trigger_attr_name_is_valid("power") &&
+		  !trigger_attr_name_is_valid("brightness_hw_changed") &&
+		  !trigger_attr_name_is_valid("Delay_on"),
+	      "paths, the LED core's and the device model's files are no attributes");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-conf-XXXXXX");
@@ -454,6 +492,7 @@ int main(void)
 	test_header_comment();
 	test_duplicates();
 	test_compare();
+	test_trigger_list();
 #if HAVE_GPIO
 	test_gpio();
 #endif

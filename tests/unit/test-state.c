@@ -60,6 +60,18 @@ int main(void)
 	memset(big, '1', sizeof(big) - 1);
 	big[sizeof(big) - 1] = 0;
 	CHECK(load("long", big, &v) < 0 && v == 7, "a file longer than any number is refused");
+	/* Found by fuzz-state-file: the NUL ended the number early and "4" was read. */
+	{
+		FILE *f;
+		char path[300];
+
+		snprintf(path, sizeof(path), "%s/nul", tmpdir);
+		f = fopen(path, "w");
+		fwrite("4\0\003", 1, 3, f);
+		fclose(f);
+		CHECK(load("nul", NULL, &v) == -EBADMSG && v == 7,
+		      "a number followed by a NUL byte and junk is refused");
+	}
 	CHECK_INT(load("max", "4294967295\n", &v), 0, "UINT_MAX itself is read");
 	CHECK(v == 4294967295U, "UINT_MAX value");
 
