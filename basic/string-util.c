@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "string-util.h"
 
@@ -149,12 +150,18 @@ char *utf8_escape_invalid(const char *s)
 
 int read_unsigned_file(const char *path, unsigned *ret)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO in the file's place (a hostile state directory) must not block. */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
 	char buf[32];
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADMSG;
 	/* One read: sysfs attributes come whole, and a state file this short is written whole
 	 * (temporary file and rename). A full buffer means the file is not a number. */
 	n = read(fd, buf, sizeof(buf));

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Reading one drop-in: inih with our own line reader (line numbers), and every key of a section. */
 #include <ctype.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "conf.h"
@@ -561,11 +564,28 @@ int conf_parse_stream(struct conf *c, const char *path, FILE *f)
 
 int conf_parse_file(struct conf *c, const char *path)
 {
-	_cleanup_(fclosep) FILE *f = fopen(path, "re");
+	_cleanup_(fclosep) FILE *f = NULL;
+	struct stat st;
+	int fd;
 
-	if (!f) {
+	/* O_NONBLOCK: a FIFO named *.conf would block fopen() (and the daemon) forever. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
 		conf_add_error(c, path, 0, "cannot read the file: %s.", strerror(errno));
 		return 0;
+	}
+	/* A directory opens too, and reads as an empty file: say so instead. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		conf_add_error(c, path, 0,
+			       "not a regular file; a drop-in must be a file (or a symlink to "
+			       "/dev/null to mask one).");
+		return 0;
+	}
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
 	}
 	return conf_parse_stream(c, path, f);
 }

@@ -444,6 +444,52 @@ static void test_gpio(void)
 }
 #endif
 
+/* Drop-in directories and files that are not what they should be: a message each, never a
+ * hang, the good files still read. */
+static void test_bad_files(void)
+{
+	char dir[128], path[400];
+	const char *dirs[] = {dir, NULL};
+	struct conf *c = NULL;
+
+	snprintf(dir, sizeof(dir), "%s/bad", tmpdir);
+	mkdir(dir, 0755);
+	write_file("bad/10-good.conf", "[good]\n");
+	snprintf(path, sizeof(path), "%s/20-loop.conf", dir);
+	CHECK_INT(symlink("20-loop.conf", path), 0, "make a symlink loop");
+	snprintf(path, sizeof(path), "%s/30-fifo.conf", dir);
+	CHECK_INT(mkfifo(path, 0644), 0, "make a FIFO");
+	snprintf(path, sizeof(path), "%s/40-dir.conf", dir);
+	CHECK_INT(mkdir(path, 0755), 0, "make a directory named .conf");
+	/* Before the fix the FIFO blocked here forever (meson's timeout fails the test). */
+	CHECK_INT(conf_load(dirs, &c), 0, "conf_load of a directory with bad entries");
+	if (!c)
+		return;
+	CHECK(conf_find(c, "good"), "the good drop-in is read");
+	CHECK_INT(c->n_errors, 3, "one error per bad entry");
+	if (c->n_errors == 3) {
+		snprintf(path, sizeof(path),
+			 "%s/20-loop.conf: cannot read the file: Too many levels of symbolic links.",
+			 dir);
+		CHECK_STR(c->errors[0], path, "symlink loop");
+		snprintf(path, sizeof(path),
+			 "%s/30-fifo.conf: not a regular file; a drop-in must be a file (or a "
+			 "symlink to /dev/null to mask one).",
+			 dir);
+		CHECK_STR(c->errors[1], path, "FIFO");
+		CHECK(strstr(c->errors[2], "40-dir.conf: not a regular file"), "directory: %s",
+		      c->errors[2]);
+	}
+	conf_free(c);
+
+	/* The configuration directory is a file: an error that names it. */
+	write_file("not-a-dir", "[x]\n");
+	snprintf(dir, sizeof(dir), "%s/not-a-dir", tmpdir);
+	c = NULL;
+	CHECK_INT(conf_load(dirs, &c), -ENOTDIR, "a configuration directory that is a file");
+	conf_free(c);
+}
+
 /* sysfs's trigger file as AvailableTriggers and the Trigger property read it. */
 static void test_trigger_list(void)
 {
@@ -493,6 +539,7 @@ int main(void)
 	test_duplicates();
 	test_compare();
 	test_trigger_list();
+	test_bad_files();
 #if HAVE_GPIO
 	test_gpio();
 #endif

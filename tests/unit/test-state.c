@@ -72,6 +72,17 @@ int main(void)
 		CHECK(load("nul", NULL, &v) == -EBADMSG && v == 7,
 		      "a number followed by a NUL byte and junk is refused");
 	}
+	/* A FIFO or a directory in the file's place: refused at once, never waited on. */
+	{
+		char path[300];
+
+		snprintf(path, sizeof(path), "%s/fifo", tmpdir);
+		mkfifo(path, 0644);
+		CHECK(load("fifo", NULL, &v) == -EBADMSG && v == 7, "a FIFO is refused without blocking");
+		snprintf(path, sizeof(path), "%s/dir", tmpdir);
+		mkdir(path, 0755);
+		CHECK(load("dir", NULL, &v) == -EBADMSG && v == 7, "a directory is refused");
+	}
 	CHECK_INT(load("max", "4294967295\n", &v), 0, "UINT_MAX itself is read");
 	CHECK(v == 4294967295U, "UINT_MAX value");
 
