@@ -66,14 +66,15 @@ _lib_sleep() { read -r -t "$1" -u "$_lib_sleep_fd" _ || :; }
 _lib_usec() { local t=${EPOCHREALTIME/[.,]/}; echo $((10#$t)); }
 
 # wait_for TIMEOUT_S CMD...: runs CMD every 50 ms until it succeeds (0) or the time is up
-# (1). TIMEOUT_S may have a fraction (0.5).
+# (1). TIMEOUT_S may have a fraction (0.5); it is multiplied by ULEDSD_TIME_SCALE (default 1).
 wait_for() {
 	local t=$1 int frac deadline now
 	shift
 	int=${t%%.*}
 	frac=000000
 	[ "$t" != "$int" ] && frac=${t#*.}000000
-	deadline=$(($(_lib_usec) + 10#${int:-0} * 1000000 + 10#${frac:0:6}))
+	# ULEDSD_TIME_SCALE: uledsd under a memory checker (test-checked.sh) is that much slower.
+	deadline=$(($(_lib_usec) + (10#${int:-0} * 1000000 + 10#${frac:0:6}) * ${ULEDSD_TIME_SCALE:-1}))
 	until "$@"; do
 		now=$(_lib_usec)
 		[ "$now" -lt "$deadline" ] || return 1

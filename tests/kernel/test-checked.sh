@@ -17,7 +17,8 @@ rm -rf "$reports"
 mkdir -p "$reports"
 real=$(uledsd_bin) || exit 1
 
-# Timing checks allow for the checker's slowdown where they say so (grep ULEDSD_CHECKED).
+# Timing checks allow for the checker's slowdown where they say so (grep ULEDSD_CHECKED), and
+# every wait_for waits ULEDSD_TIME_SCALE times longer (lib.sh).
 export ULEDSD_CHECKED=$mode
 case $mode in
 sanitizers)
@@ -25,6 +26,7 @@ sanitizers)
 	export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=86:log_path=$reports/asan"
 	export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
 	export LSAN_OPTIONS="exitcode=86"
+	export ULEDSD_TIME_SCALE=3
 	nm "$real" | grep -q __asan_init || { fail "$real is not built with -Db_sanitize=address"; exit 1; }
 	;;
 valgrind)
@@ -37,7 +39,7 @@ exec valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --error
 	--log-file=$reports/valgrind.%p "$real" "\$@"
 W
 	chmod +x "$wrapper"
-	export ULEDSD_BIN=$wrapper
+	export ULEDSD_BIN=$wrapper ULEDSD_TIME_SCALE=10
 	;;
 *)
 	fail "unknown mode '$mode'"
