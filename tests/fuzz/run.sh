@@ -21,6 +21,7 @@ targets=${FUZZ_TARGETS:-$(cd "$src/tests/fuzz" && ls fuzz-*.c | sed 's/\.c$//')}
 # shellcheck disable=SC2086 # a list of target names
 ninja -C "$build" $(printf 'tests/fuzz/%s ' $targets) >/dev/null
 
+# -timeout=60: a starved process on a loaded machine is no hang (10 s gave false alarms).
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 rc=0
@@ -29,7 +30,7 @@ for t in $targets; do
 	mkdir -p "$corpus" "$build/fuzz-artifacts"
 	cp -n "$src/tests/fuzz/corpus/$t/"* "$corpus/" 2>/dev/null || :
 	log=$build/fuzz-artifacts/$t.log
-	if "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 \
+	if "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" "$corpus" \
 		>"$log" 2>&1; then
 		res=ok

@@ -26,7 +26,7 @@ sanitizers)
 	export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=86:log_path=$reports/asan"
 	export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
 	export LSAN_OPTIONS="exitcode=86"
-	export ULEDSD_TIME_SCALE=3
+	export ULEDSD_TIME_SCALE=5
 	nm "$real" | grep -q __asan_init || { fail "$real is not built with -Db_sanitize=address"; exit 1; }
 	;;
 valgrind)
