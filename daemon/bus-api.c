@@ -12,6 +12,7 @@
 #include "log.h"
 #include "manager.h"
 #include "record.h"
+#include "reexec.h"
 #include "string-util.h"
 
 #define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
@@ -355,6 +356,23 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	return r < 0 ? r : 1;
 }
 
+/* The reply goes out first; the old process then leaves the bus and the new one takes the name
+ * again once it has adopted every LED (uledsd(8), RE-EXECUTION). */
+static int method_reexecute(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct manager *m = userdata;
+	int r;
+
+	r = access_check(m, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
+	r = manager_reexec(m);
+	if (r < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "Cannot re-execute: %s.",
+					 strerror(-r));
+	return sd_bus_reply_method_return(msg, "");
+}
+
 /* Anyone may record, as anyone may read the properties; RECORD_MAX_PER_UID bounds a user. */
 static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
@@ -402,6 +420,8 @@ const sd_bus_vtable bus_manager_vtable[] = {
     SD_BUS_METHOD_WITH_ARGS("GetLED", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", led),
 			    method_get_led, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_RESULT("as", errors), method_reload,
+			    SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("Reexecute", SD_BUS_NO_ARGS, SD_BUS_NO_RESULT, method_reexecute,
 			    SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD_WITH_ARGS("CreateLED", SD_BUS_ARGS("s", name, "a(ss)", settings, "b", keep),
 			    SD_BUS_RESULT("o", led), bus_method_create_led,

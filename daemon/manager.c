@@ -22,6 +22,7 @@
 #include "log.h"
 #include "manager.h"
 #include "record.h"
+#include "reexec.h"
 #include "string-util.h"
 #include "transient.h"
 
@@ -267,6 +268,10 @@ static int on_signal(sd_event_source *s _unused_, const struct signalfd_siginfo 
 		(void)manager_reload(m, NULL);
 		return 0;
 	}
+	if (si->ssi_signo == SIGUSR2) {
+		(void)manager_reexec(m);
+		return 0;
+	}
 	log_info("Received %s, removing LEDs and exiting.", strsignal((int)si->ssi_signo));
 	manager_notify(m, "STOPPING=1");
 	return sd_event_exit(m->event, 0);
@@ -286,7 +291,7 @@ static void raise_nofile(void)
 
 static int manager_watch_signals(struct manager *m)
 {
-	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR2};
 	sigset_t mask;
 	int r;
 
@@ -426,6 +431,7 @@ int manager_start(struct manager *m)
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");
 
+	reexec_collect(m);
 	(void)fdstore_collect(m);
 	m->n_errors = 0;
 	r = load_conf(m, &c, &m->load_errors, &n_errors);
