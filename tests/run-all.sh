@@ -44,6 +44,20 @@ for b in /lib/modules/6.1.*/build /lib/modules/6.12.*/build; do
 done
 [ $dkms_ok -ge 2 ] || { echo "FAIL: DKMS was not exercised for both 6.1 and 6.12"; kmod_fail=$((kmod_fail + 1)); }
 
+# The Debian packages: built once (BUILD/deb/release, and BUILD/deb/upgrade for the upgrade)
+# and checked by lintian. The chroot install (mostly downloads) runs meanwhile, beside the kernel tests.
+# In a full run only (no arguments), like the ASan build below.
+deb_ok=0 deb_fail=0 chroot_pid=
+if [ $# != 0 ]; then
+	echo "deb: not run (meson test arguments given; tests/deb.sh BUILD runs it alone)"
+elif bash tests/deb.sh "$build" build; then
+	deb_ok=1
+	bash tests/deb.sh "$build" chroot >"$build/deb/chroot-step.log" 2>&1 &
+	chroot_pid=$!
+else
+	deb_fail=1
+fi
+
 # A second build with ASan+UBSan (issue 20), in a full run only (no arguments): its unit suite
 # now, and its kernel test (the daemon's tests in one boot, tests/kernel/test-checked.sh) in
 # the background beside the main suite: a third VM costs less wall time than a fourth boot.
@@ -72,6 +86,11 @@ if [ -n "$asan_pid" ]; then
 	cat "$asan/sanitize.log"
 fi
 
+if [ -n "$chroot_pid" ]; then
+	if wait "$chroot_pid"; then deb_ok=$((deb_ok + 1)); else deb_fail=$((deb_fail + 1)); fi
+	cat "$build/deb/chroot-step.log"
+fi
+
 # One closing line that counts everything, kmod builds and DKMS included.
 logs=("$build/meson-logs/testlog.json")
 [ -n "$asan_pid" ] && logs+=("$asan/meson-logs/unit.json" "$asan/meson-logs/sanitize.json")
@@ -82,5 +101,5 @@ if [ "$skipped" != 0 ]; then
 	echo "FAIL: $skipped test(s) skipped; no test may skip"
 	failed=$((failed + skipped))
 fi
-echo "$((passed + kmod_ok)) passed, $((failed + kmod_fail)) failed"
-[ $rc = 0 ] && [ $kmod_fail = 0 ] && [ "$failed" = 0 ]
+echo "$((passed + kmod_ok + deb_ok)) passed, $((failed + kmod_fail + deb_fail)) failed"
+[ $rc = 0 ] && [ $kmod_fail = 0 ] && [ $deb_fail = 0 ] && [ "$failed" = 0 ]

@@ -1,0 +1,201 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The Debian packages: builds them (dpkg-buildpackage -us -uc -b, build dependencies installed
+# with apt), checks them with lintian (no error, no warning; overrides only with a reason in
+# debian/*.lintian-overrides), rebuilds them with a higher version for the upgrade test, and
+# installs them with apt in a fresh Debian 12 chroot (debootstrap minbase + bookworm-backports)
+# to prove their dependencies resolve and their maintainer scripts work there.
+#
+# usage: tests/deb.sh BUILD_DIR [build|chroot]...   (default: build chroot)
+#   build   BUILD_DIR/deb/release/*.deb (meson's version) and BUILD_DIR/deb/upgrade/*.deb
+#           (VERSION+rebuild1, the kernel test "deb-install-upgrade-purge" upgrades to it)
+#   chroot  apt install of BUILD_DIR/deb/release/*.deb in a debootstrap chroot, then purge
+# Needs root (apt, debootstrap, chroot). The mirror is the one of the system's own bookworm
+# entry in /etc/apt/sources.list.d/*.sources, read at run time.
+set -euo pipefail
+
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: tests/deb.sh BUILD_DIR [build|chroot]..." >&2; exit 2; }
+mkdir -p "$1"
+out=$(cd "$1" && pwd)/deb
+shift
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(build chroot)
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+# No -dbgsym packages: nothing here uses them, and they cost build time.
+export DEB_BUILD_OPTIONS="noddebs${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OPTIONS}"
+
+fail() { echo "FAIL: deb: $*"; exit 1; }
+ok() { echo "ok: deb: $*"; }
+[ "$(id -u)" = 0 ] || fail "run as root (apt-get build-dep, debootstrap, chroot)"
+
+version=$(meson introspect --projectinfo "$src/meson.build" | jq -r .version)
+
+# A copy of the source tree (what git tracks, plus files not yet committed), so that the
+# build's files land in BUILD_DIR and not next to the source.
+copy_source() {
+	local dst=$1
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$src" ls-files -z --cached --others --exclude-standard |
+			(cd "$src" && xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
+			tar -C "$src" --null -T - -cf - | tar -C "$dst" -xf -
+	else
+		tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$dst" -xf -
+	fi
+}
+
+# dpkg-buildpackage -b or -B ... in DIR; the .debs and .changes go to DEST.
+build_in() {
+	local dir=$1 dest=$2 log=$3
+	shift 3
+	(cd "$dir" && dpkg-buildpackage -us -uc -J"$(nproc)" "$@") >"$log" 2>&1 ||
+		{ tail -n 60 "$log"; fail "dpkg-buildpackage in $dir (log: $log)"; }
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	mv "$(dirname "$dir")"/*.deb "$(dirname "$dir")"/*.changes "$(dirname "$dir")"/*.buildinfo "$dest"/
+}
+
+step_build() {
+	local t0=$SECONDS tree=$out/tree/uledsd-$version up=$out/tree-upgrade/uledsd-$version lint
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends dpkg-dev debhelper dh-dkms fakeroot lintian \
+		>"$out/apt-tools.log" 2>&1 || { cat "$out/apt-tools.log"; fail "installing dpkg-dev, debhelper, dh-dkms, lintian"; }
+	rm -rf "$out/tree" "$out/tree-upgrade"
+	copy_source "$tree"
+	apt-get -o DPkg::Lock::Timeout=600 build-dep -y -q "$tree" >"$out/build-dep.log" 2>&1 ||
+		{ cat "$out/build-dep.log"; fail "apt-get build-dep (debian/control's Build-Depends)"; }
+	build_in "$tree" "$out/release" "$out/build.log" -b
+	for p in uledsd uleds-dkms uledsd-panel; do
+		ls "$out/release/${p}_${version}_"*.deb >/dev/null 2>&1 || fail "no ${p}_${version} package was built"
+	done
+	ok "built $(cd "$out/release" && echo *.deb) in $((SECONDS - t0)) s"
+
+	# lintian: nothing at warning level or above (overrides carry their reason).
+	lint=$out/lintian.log
+	lintian --fail-on error,warning --display-info "$out/release"/*.changes >"$lint" 2>&1 ||
+		{ cat "$lint"; fail "lintian found errors or warnings (above)"; }
+	ok "lintian: no errors or warnings ($(grep -c '^I: ' "$lint" || true) info tags in $lint; overrides with their reasons in debian/*.lintian-overrides)"
+
+	# The upgrade: the same source with a higher version, architecture-dependent packages only
+	# and without the panel (the kernel test upgrades uledsd; GTK is the slowest part).
+	t0=$SECONDS
+	copy_source "$up"
+	{
+		printf 'uledsd (%s+rebuild1) unstable; urgency=medium\n\n' "$version"
+		printf '  * Rebuild with a higher version, for the upgrade test (tests/deb.sh).\n\n'
+		printf ' -- %s  %s\n\n' "$(sed -n 's/^Maintainer: //p' "$up/debian/control")" "$(date -R)"
+		cat "$up/debian/changelog"
+	} >"$up/debian/changelog.new"
+	mv "$up/debian/changelog.new" "$up/debian/changelog"
+	build_in "$up" "$out/upgrade" "$out/build-upgrade.log" -B -Ppkg.uledsd.nopanel
+	ls "$out/upgrade/uledsd_${version}+rebuild1_"*.deb >/dev/null || fail "no uledsd ${version}+rebuild1 package"
+	ok "rebuilt as ${version}+rebuild1 in $((SECONDS - t0)) s"
+	rm -rf "$out/tree" "$out/tree-upgrade"
+}
+
+# The URIs of the system's own Debian bookworm entry (deb822, /etc/apt/sources.list.d).
+bookworm_uris() {
+	local f u
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		u=$(awk 'BEGIN{RS=""; FS="\n"}
+			{ u=""; s=0
+			  for (i = 1; i <= NF; i++) {
+				if ($i ~ /^URIs:/) { u = $i; sub(/^URIs:[ \t]*/, "", u) }
+				if ($i ~ /^Suites:/ && $i ~ /[ \t]bookworm([ \t]|$)/) s = 1
+			  }
+			  if (s && u != "") { print u; exit } }' "$f")
+		[ -n "$u" ] && { echo "$u"; return 0; }
+	done
+	return 1
+}
+
+step_chroot() {
+	local t0=$SECONDS root=$out/chroot uris mirror cvu aptopt=() debs=()
+	uris=$(bookworm_uris) || fail "found no deb822 entry with Suites: bookworm in /etc/apt/sources.list.d/"
+	mirror=${uris%% *}
+	ls "$out/release"/*.deb >/dev/null 2>&1 || fail "no packages in $out/release: run tests/deb.sh BUILD_DIR build first"
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends debootstrap >"$out/apt-debootstrap.log" 2>&1 ||
+		{ cat "$out/apt-debootstrap.log"; fail "installing debootstrap"; }
+	# The host's apt may accept expired Release files (a snapshot mirror): so does the chroot's.
+	cvu=$(apt-config dump Acquire::Check-Valid-Until | sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";$/\1/p')
+	[ -n "$cvu" ] && aptopt+=(-o "Acquire::Check-Valid-Until=$cvu")
+
+	umount_all
+	rm -rf "$root"
+	debootstrap --variant=minbase bookworm "$root" "$mirror" >"$out/debootstrap.log" 2>&1 ||
+		{ tail -n 30 "$out/debootstrap.log"; fail "debootstrap bookworm from the system's mirror"; }
+	rm -f "$root/etc/apt/sources.list"
+	cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOT
+Types: deb
+URIs: $uris
+Suites: bookworm bookworm-updates bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	# No services start in a chroot.
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+	mount -t proc proc "$root/proc"
+	mount --rbind /dev "$root/dev"
+	mkdir -p "$root/debs"
+	cp "$out/release"/*.deb "$root/debs/"
+	for f in "$root"/debs/*.deb; do debs+=("/debs/$(basename "$f")"); done
+	in_chroot() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
+	in_chroot apt-get "${aptopt[@]}" update -q >"$out/chroot-apt.log" 2>&1 ||
+		{ cat "$out/chroot-apt.log"; fail "apt-get update in the chroot"; }
+	# --no-install-recommends: the Recommends of dkms would pull in 6.1 headers and build the
+	# module for a kernel the chroot does not run.
+	in_chroot apt-get "${aptopt[@]}" install -y -q --no-install-recommends "${debs[@]}" \
+		>>"$out/chroot-apt.log" 2>&1 ||
+		{ tail -n 60 "$out/chroot-apt.log"; fail "apt install of the packages in a fresh bookworm chroot"; }
+	ok "apt installed $(cd "$root/debs" && echo *.deb) in a fresh bookworm + backports chroot"
+
+	# What the packages promise, checked where they were installed.
+	in_chroot getent group uledsd >/dev/null || fail "the group uledsd was not created (sysusers)"
+	in_chroot uledsd --version | grep -qx "uledsd $version" || fail "uledsd --version in the chroot: $(in_chroot uledsd --version 2>&1)"
+	in_chroot uledsctl --help >/dev/null || fail "uledsctl does not run in the chroot"
+	in_chroot ldd /usr/bin/uledsd-panel | grep 'not found' && fail "uledsd-panel misses libraries"
+	in_chroot systemctl is-enabled --quiet uledsd.service || fail "uledsd.service is not enabled after install"
+	in_chroot dkms status | grep -q "^uleds/$version" || fail "DKMS does not know uleds/$version: $(in_chroot dkms status 2>&1)"
+	in_chroot uledsd --check-config -c /usr/share/doc/uledsd >/dev/null 2>&1 ||
+		fail "the packaged example.conf does not pass uledsd --check-config"
+	for p in /lib/systemd/system/uledsd.service /usr/share/dbus-1/system.d/io.uledsd1.conf \
+		/usr/share/polkit-1/actions/io.uledsd1.policy /usr/lib/modules-load.d/uleds.conf \
+		"/usr/src/uleds-$version/dkms.conf" /usr/share/man/man8/uledsd.8.gz; do
+		[ -e "$root$p" ] || fail "$p is missing after install"
+	done
+	ok "the group uledsd exists, the unit is enabled, DKMS has uleds/$version, the programs run"
+
+	# Purge removes what uledsd keeps (as a running unit would have made it).
+	mkdir -p "$root/var/lib/uledsd"
+	echo 1 >"$root/var/lib/uledsd/led.state"
+	in_chroot apt-get purge -y -q uledsd uleds-dkms uledsd-panel >"$out/chroot-purge.log" 2>&1 ||
+		{ cat "$out/chroot-purge.log"; fail "apt purge in the chroot"; }
+	[ ! -e "$root/var/lib/uledsd" ] || fail "purge left /var/lib/uledsd"
+	[ ! -e "$root/usr/src/uleds-$version" ] || fail "purge left /usr/src/uleds-$version"
+	in_chroot dkms status | grep -q "^uleds/" && fail "DKMS still lists uleds after purge"
+	ok "purge removed /var/lib/uledsd, the module source and its DKMS entry ($((SECONDS - t0)) s in all)"
+	umount_all
+	rm -rf "$root"
+}
+
+umount_all() {
+	local root=$out/chroot
+	[ -d "$root" ] || return 0
+	mountpoint -q "$root/proc" && umount "$root/proc"
+	mountpoint -q "$root/dev" && umount -R "$root/dev"
+	return 0
+}
+trap umount_all EXIT
+
+mkdir -p "$out"
+for s in "${steps[@]}"; do
+	case $s in
+	build) step_build ;;
+	chroot) step_chroot ;;
+	*) echo "tests/deb.sh: unknown step $s (build or chroot)" >&2; exit 2 ;;
+	esac
+done
