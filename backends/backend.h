@@ -18,6 +18,11 @@ struct backend_context {
 	const char *sysfs;    /* the LED's directory (/sys/class/leds/NAME), valid while attached */
 	unsigned max_brightness;
 	unsigned brightness; /* at attach; set() brings every later value */
+	/* A multicolour LED (color = ...): its channels' intensities, kept current by the LED
+	 * before each set(). A channel's brightness is brightness * intensity[i] /
+	 * max_brightness, as the kernel's led_mc_calc_color_components(). 0: a plain LED. */
+	unsigned n_channels;
+	const unsigned *intensity;
 	void *shared;	     /* this backend type's per-manager state (ops->shared_new), or NULL */
 
 	/* The LED's side (each may be NULL): the backend's state changed; a bus signal for
@@ -77,6 +82,7 @@ struct led_backend {
 	bool attached;
 	char *state; /* human-readable: "attached", "waiting for gpiochip3", ... */
 	bool ok;     /* the backend is working (state says why not otherwise) */
+	unsigned n_channels; /* the LED's colour channels (0: plain), known to verify() */
 	char *file;  /* where it was configured, for messages */
 	unsigned line;
 	void *priv; /* ops->priv_size bytes */
@@ -99,6 +105,8 @@ void led_backend_detach(struct led_backend *b);
 /* Record the backend's state and tell the LED (ctx.state_changed). Returns 0. */
 int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+/* Channel i's share of brightness (multicolour LEDs; brightness itself for a plain one). */
+unsigned led_backend_channel(const struct led_backend *b, unsigned brightness, unsigned i);
 /* Ask the LED for a Brightness bus signal (ops->bus_signals backends). */
 void led_backend_signal_brightness(struct led_backend *b);
 

@@ -187,6 +187,8 @@ static bool chip_entry_is(const struct gpio_chip_entry *e, const char *chip)
 int gpio_check(const struct led_backend *b, const char *dev_dir, char **ret_warning)
 {
 	const struct gpio_backend *p = b->priv;
+	/* gpio.lines without gpio.chip: the chip is the one with the first line */
+	const char *line = p->line ? p->line : p->n_lines ? p->lines[0] : "";
 	struct gpio_watcher w = {.fd = -1, .dev_dir = (char *)dev_dir};
 	_cleanup_free_ char *chips = NULL;
 	bool found = false;
@@ -200,7 +202,7 @@ int gpio_check(const struct led_backend *b, const char *dev_dir, char **ret_warn
 	r = gpio_chips_load(&w);
 	for (size_t i = 0; r >= 0 && i < w.n_chips && !found; i++)
 		found = p->chip ? chip_entry_is(&w.chips[i], p->chip)
-				: gpio_chip_entry_line(&w.chips[i], p->line) >= 0;
+				: gpio_chip_entry_line(&w.chips[i], line) >= 0;
 	if (r >= 0 && !found)
 		r = gpio_chips_describe(&w, &chips);
 	gpio_chips_clear(&w);
@@ -218,7 +220,7 @@ int gpio_check(const struct led_backend *b, const char *dev_dir, char **ret_warn
 	return error_setf(ret_warning, -ENOENT,
 			  "no GPIO chip has a line named '%s' (gpioinfo lists the lines); chips "
 			  "now: %s. uledsd waits for such a chip: it may be plugged in later",
-			  p->line, chips);
+			  line, chips);
 }
 
 /* Chips created or changed in one batch of events; a removal later in the batch cancels its

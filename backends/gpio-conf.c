@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -47,6 +48,32 @@ static int parse_bool(const char *v)
 	return -EINVAL;
 }
 
+static char *strv_join(char *const *l, const char *sep)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; l && l[i]; i++)
+		len += strlen(l[i]) + strlen(sep);
+	s = calloc(1, len);
+	for (size_t i = 0; s && l && l[i]; i++) {
+		if (i)
+			strcat(s, sep);
+		strcat(s, l[i]);
+	}
+	return s;
+}
+
+static bool strv_equal(char *const *a, char *const *b)
+{
+	size_t i = 0;
+
+	for (; a && b && a[i] && b[i]; i++)
+		if (!streq(a[i], b[i]))
+			return false;
+	return (!a || !a[i]) && (!b || !b[i]);
+}
+
 #define errorf(ret_error, ...) error_setf(ret_error, -EINVAL, __VA_ARGS__)
 
 static int parse_chip(struct gpio_backend *p, const char *value, char **ret_error)
@@ -82,6 +109,31 @@ static int parse_line(struct gpio_backend *p, const char *value, char **ret_erro
 			      "offset on its chip (gpioinfo lists them) or its name.",
 			      value);
 	p->offset = v;
+	return 0;
+}
+
+/* One word per colour channel, in the order of the LED's "color"; checked in gpio_verify(). */
+static int parse_lines(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	strv_free(p->lines);
+	p->lines = NULL;
+	p->n_lines = 0;
+	p->lines_given = true;
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		size_t n = p->n_lines;
+
+		if (strv_push(&p->lines, &n, strdup(w)) < 0)
+			return -ENOMEM;
+		p->n_lines++;
+	}
+	if (!p->n_lines)
+		return errorf(ret_error, "gpio.lines is empty: give one line (name or offset) per "
+					 "colour channel, e.g. gpio.lines = LED_R LED_G LED_B.");
 	return 0;
 }
 
@@ -188,7 +240,8 @@ int gpio_parse(struct led_backend *b, const char *key, const char *value, char *
 		const char *key;
 		int (*parse)(struct gpio_backend *p, const char *value, char **ret_error);
 	} keys[] = {
-	    {"chip", parse_chip},	{"line", parse_line}, {"active_low", parse_active_low},
+	    {"chip", parse_chip},	{"line", parse_line}, {"lines", parse_lines},
+	    {"active_low", parse_active_low},
 	    {"drive", parse_drive},	{"bias", parse_bias}, {"threshold", parse_threshold},
 	    {"on_exit", parse_on_exit},
 	};
@@ -198,13 +251,47 @@ int gpio_parse(struct led_backend *b, const char *key, const char *value, char *
 			return keys[i].parse(b->priv, value, ret_error);
 	return errorf(ret_error,
 		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, "
-		      "gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
+		      "gpio.lines, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
 		      key);
+}
+
+static int verify_lines(struct led_backend *b, char **ret_error)
+{
+	struct gpio_backend *p = b->priv;
+
+	if (p->line || p->by_offset)
+		return errorf(ret_error, "gpio.line and gpio.lines are both set; a multicolour LED "
+					 "takes gpio.lines (one per channel), a plain one gpio.line.");
+	if (!b->n_channels)
+		return errorf(ret_error,
+			      "gpio.lines needs a multicolour LED: add 'color = ...' with one "
+			      "colour per line, or use gpio.line for a single line.");
+	if (p->n_lines != b->n_channels)
+		return errorf(ret_error,
+			      "gpio.lines has %u lines but the LED has %u colour channels; give "
+			      "one line per channel, in the order of 'color'.",
+			      p->n_lines, b->n_channels);
+	for (unsigned i = 0; i < p->n_lines; i++)
+		if (all_digits(p->lines[i]) && !p->chip)
+			return errorf(ret_error,
+				      "gpio.lines: %s is an offset, which needs gpio.chip to say on "
+				      "which chip; add gpio.chip or give line names.",
+				      p->lines[i]);
+	return 0;
 }
 
 int gpio_verify(struct led_backend *b, char **ret_error)
 {
 	struct gpio_backend *p = b->priv;
+
+	if (p->n_lines)
+		return verify_lines(b, ret_error);
+	if (p->lines_given)
+		return 0; /* an empty gpio.lines, reported where it is */
+	if (b->n_channels)
+		return errorf(ret_error,
+			      "the LED is multicolour (color = ...): give the gpio backend one "
+			      "line per channel with gpio.lines = R G B instead of gpio.line.");
 
 	if (!p->line && !p->by_offset)
 		return errorf(ret_error, "the gpio backend needs gpio.line: a line name (as "
@@ -227,6 +314,13 @@ char *gpio_claim(const struct led_backend *b)
 	char *s;
 	int r;
 
+	if (p->n_lines) {
+		_cleanup_free_ char *list = strv_join(p->lines, " ");
+
+		r = asprintf(&s, "GPIO lines %s%s%s", list ? list : "?", p->chip ? " on " : "",
+			     p->chip ? gpio_chip_key(p->chip) : "");
+		return r < 0 ? NULL : s;
+	}
 	if (!p->line && !p->by_offset)
 		return NULL;
 	if (!p->chip)
@@ -253,7 +347,8 @@ bool gpio_same(const struct led_backend *a, const struct led_backend *b)
 	       (x->bias ? x->bias : GPIOD_LINE_BIAS_AS_IS) ==
 		   (y->bias ? y->bias : GPIOD_LINE_BIAS_AS_IS) &&
 	       (x->threshold ? x->threshold : 1) == (y->threshold ? y->threshold : 1) &&
-	       x->on_exit == y->on_exit;
+	       x->on_exit == y->on_exit && x->n_lines == y->n_lines &&
+	       (!x->n_lines || strv_equal(x->lines, y->lines));
 }
 
 void gpio_free_priv(struct led_backend *b)
@@ -263,4 +358,7 @@ void gpio_free_priv(struct led_backend *b)
 	free(p->chip);
 	free(p->line);
 	p->chip = p->line = NULL;
+	strv_free(p->lines);
+	p->lines = NULL;
+	p->n_lines = 0;
 }

@@ -27,6 +27,26 @@ static int wanted_value(const struct gpio_backend *p, unsigned brightness)
 	return brightness >= (p->threshold ? p->threshold : 1);
 }
 
+/* gpio.lines: the backend works when every line does; its state lists each line's. */
+static void channels_report(struct gpio_backend *p)
+{
+	char buf[1024] = "";
+	size_t len = 0;
+	bool ok = true;
+
+	for (unsigned i = 0; i < p->n_lines; i++) {
+		const struct gpio_backend *c = &p->channels[i];
+
+		ok = ok && c->channel_ok;
+		len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0,
+					"%s%s", i ? "; " : "",
+					c->channel_state ? c->channel_state : "starting");
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+	}
+	(void)led_backend_set_state(p->self, ok, "%s", buf);
+}
+
 /* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
  * hint (may be NULL) is advice for the log only. */
 static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
@@ -44,6 +64,17 @@ static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *
 	va_end(ap);
 	if (!msg) {
 		(void)led_backend_set_state(b, false, "out of memory");
+		return;
+	}
+	if (p->parent) {
+		if (p->channel_state && p->channel_ok == ok && streq(p->channel_state, msg))
+			return;
+		log_full(level, "%s: gpio: %s%s%s.", led_name(p), msg, hint ? ". " : "",
+			 hint ? hint : "");
+		free(p->channel_state);
+		p->channel_state = TAKE_PTR(msg);
+		p->channel_ok = ok;
+		channels_report(p->parent);
 		return;
 	}
 	if (b->state && b->ok == ok && streq(b->state, msg))
@@ -447,21 +478,60 @@ void gpio_try_attach(struct gpio_backend *p)
 
 /* ---- ops ---- */
 
+static void line_attach(struct gpio_backend *p, struct led_backend *b, unsigned brightness)
+{
+	p->self = b;
+	p->value = -1;
+	p->brightness = brightness;
+	gpio_watcher_add(b->ctx.shared, p);
+	gpio_try_attach(p);
+}
+
+/* gpio.lines: a line instance per channel, configured like the backend but for its line. */
+static int channels_attach(struct gpio_backend *p, struct led_backend *b)
+{
+	p->channels = calloc(p->n_lines, sizeof(*p->channels));
+	if (!p->channels)
+		return -ENOMEM;
+	for (unsigned i = 0; i < p->n_lines; i++) {
+		struct gpio_backend *c = &p->channels[i];
+		unsigned v;
+
+		*c = (struct gpio_backend){
+		    .chip = p->chip,
+		    .active_low = p->active_low,
+		    .drive = p->drive,
+		    .bias = p->bias,
+		    .threshold = p->threshold,
+		    .on_exit = p->on_exit,
+		    .parent = p,
+		};
+		if (safe_atou(p->lines[i], &v) >= 0 && p->lines[i][0] >= '0' &&
+		    p->lines[i][0] <= '9') {
+			c->by_offset = true;
+			c->offset = v;
+		} else
+			c->line = p->lines[i];
+	}
+	for (unsigned i = 0; i < p->n_lines; i++)
+		line_attach(&p->channels[i], b, led_backend_channel(b, b->ctx.brightness, i));
+	return 0;
+}
+
 static int gpio_attach(struct led_backend *b)
 {
 	struct gpio_backend *p = b->priv;
 
 	p->self = b;
-	p->value = -1;
-	p->brightness = b->ctx.brightness;
 	if (!b->ctx.shared)
 		return -EINVAL; /* made by shared_new before every attach */
-	gpio_watcher_add(b->ctx.shared, p);
 	if (p->threshold > b->ctx.max_brightness)
 		log_warning(
 		    "%s: gpio.threshold = %u is above max_brightness %u: the line never turns on.",
 		    led_name(p), p->threshold, b->ctx.max_brightness);
-	gpio_try_attach(p);
+	if (p->n_lines)
+		return channels_attach(p, b);
+	line_attach(p, b, b->ctx.brightness);
 	return 0;
 }
 
@@ -504,9 +574,9 @@ static int on_blink_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 }
 
-static int gpio_blink(struct led_backend *b, unsigned brightness, unsigned on_ms, unsigned off_ms)
+static int line_blink(struct led_backend *b, struct gpio_backend *p, unsigned brightness,
+		      unsigned on_ms, unsigned off_ms)
 {
-	struct gpio_backend *p = b->priv;
 	int r;
 
 	p->brightness = brightness;
@@ -525,19 +595,47 @@ static int gpio_blink(struct led_backend *b, unsigned brightness, unsigned on_ms
 	return gpio_drive(p, wanted_value(p, brightness));
 }
 
-static int gpio_set(struct led_backend *b, unsigned brightness)
+static int gpio_blink(struct led_backend *b, unsigned brightness, unsigned on_ms, unsigned off_ms)
 {
 	struct gpio_backend *p = b->priv;
+	int r = 0;
 
+	if (!p->channels)
+		return line_blink(b, p, brightness, on_ms, off_ms);
+	for (unsigned i = 0; i < p->n_lines; i++) {
+		int k = line_blink(b, &p->channels[i], led_backend_channel(b, brightness, i),
+				   on_ms, off_ms);
+
+		r = r < 0 ? r : k;
+	}
+	return r;
+}
+
+static int line_set(struct gpio_backend *p, unsigned brightness)
+{
 	blink_stop(p);
 	p->brightness = brightness;
 	return gpio_drive(p, wanted_value(p, brightness));
 }
 
-static void gpio_detach(struct led_backend *b)
+/* A multicolour LED: each line follows its channel's share (intensity) of the brightness. */
+static int gpio_set(struct led_backend *b, unsigned brightness)
 {
 	struct gpio_backend *p = b->priv;
+	int r = 0;
 
+	if (!p->channels)
+		return line_set(p, brightness);
+	for (unsigned i = 0; i < p->n_lines; i++) {
+		int k = line_set(&p->channels[i], led_backend_channel(b, brightness, i));
+
+		r = r < 0 ? r : k;
+	}
+	return r;
+}
+
+static void line_detach(struct gpio_backend *p)
+{
 	gpio_watcher_remove(p);
 	busy_stop(p);
 	blink_stop(p);
@@ -558,6 +656,22 @@ static void gpio_detach(struct led_backend *b)
 	free(p->chip_name);
 	p->chip_name = NULL;
 	p->lost = false;
+}
+
+static void gpio_detach(struct led_backend *b)
+{
+	struct gpio_backend *p = b->priv;
+
+	if (!p->channels) {
+		line_detach(p);
+		return;
+	}
+	for (unsigned i = 0; i < p->n_lines; i++) {
+		line_detach(&p->channels[i]);
+		free(p->channels[i].channel_state);
+	}
+	free(p->channels);
+	p->channels = NULL;
 }
 
 const struct backend_ops backend_gpio = {

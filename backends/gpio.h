@@ -28,8 +28,19 @@ struct gpio_backend {
 	enum gpiod_line_bias bias;
 	unsigned threshold;
 	enum gpio_on_exit on_exit;
+	/* gpio.lines = R G B: a multicolour LED, one line per colour channel, names or offsets
+	 * as written (instead of line/offset above) */
+	char **lines;
+	unsigned n_lines;
+	bool lines_given; /* gpio.lines seen, even an empty one (its error is said) */
 
 	/* runtime */
+	/* gpio.lines: one instance per line, each driving its channel's share of the
+	 * brightness; configuration borrowed from this one, states joined into its state */
+	struct gpio_backend *channels;
+	struct gpio_backend *parent;
+	char *channel_state; /* a channel's own state, NULL until it has one */
+	bool channel_ok;
 	struct led_backend *self;
 	struct gpio_watcher *watcher;
 	struct gpio_backend *next; /* in watcher->backends */

@@ -137,6 +137,14 @@ void led_backend_signal_brightness(struct led_backend *b)
 		b->ctx.signal_brightness(b, b->ctx.userdata);
 }
 
+unsigned led_backend_channel(const struct led_backend *b, unsigned brightness, unsigned i)
+{
+	if (!b->ctx.intensity || i >= b->ctx.n_channels || !b->ctx.max_brightness)
+		return brightness;
+	return (unsigned)((unsigned long long)brightness * b->ctx.intensity[i] /
+			  b->ctx.max_brightness);
+}
+
 /* A short list keyed by ops: there are as many entries as backend types with shared state. */
 struct backend_shared {
 	struct backend_shared *next;

@@ -292,6 +292,75 @@ int cmd_set(struct ctl *c, char **args, size_t n)
 	return CTL_EXIT_OK;
 }
 
+/* Without values: each channel and its intensity, "red 255" a line (for scripts too). */
+static int print_color(struct ctl *c, const char *name, const char *path)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *color;
+	uint32_t v;
+	int r, n = 0;
+
+	r = sd_bus_get_property(c->bus, BUS_NAME, path, LED_IFACE, "Color", &e, &reply, "a(su)");
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read the colour of '%s'", name);
+	r = sd_bus_message_enter_container(reply, 'a', "(su)");
+	while (r >= 0 && (r = sd_bus_message_read(reply, "(su)", &color, &v)) > 0) {
+		printf("%s %u\n", color, v);
+		n++;
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return ctl_fail(c, CTL_EXIT_FAILURE, "Failed to read the colour of '%s': %s.", name,
+				strerror(-r));
+	if (n == 0)
+		return ctl_fail(c, CTL_EXIT_FAILURE,
+				"LED '%s' is not multicolour; give it 'color = ...' in "
+				"uledsd.conf to make it so.",
+				name);
+	return CTL_EXIT_OK;
+}
+
+int cmd_color(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_free_ char *path = NULL;
+	uint32_t max, v[8];
+	sd_bus_message *m = NULL;
+	int r;
+
+	r = ctl_led_path(c, args[0], &path);
+	if (r > 0)
+		return r;
+	if (n == 1)
+		return print_color(c, args[0], path);
+	if (n - 1 > ELEMENTSOF(v))
+		return ctl_fail(c, CTL_EXIT_FAILURE,
+				"%zu values are too many: an LED has at most %zu colour channels.",
+				n - 1, ELEMENTSOF(v));
+	r = sd_bus_get_property_trivial(c->bus, BUS_NAME, path, LED_IFACE, "MaxBrightness", &e, 'u',
+					&max);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read the max_brightness of '%s'", args[0]);
+	for (size_t i = 1; i < n; i++) {
+		r = ctl_parse_value(args[i], max, &v[i - 1]);
+		if (r < 0)
+			return ctl_fail(c, CTL_EXIT_FAILURE,
+					"'%s' is not an intensity for LED '%s': use a number from 0 "
+					"to %u (its max_brightness), on, off or 0%% to 100%%.",
+					args[i], args[0], max);
+	}
+	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, path, LED_IFACE, "SetColor");
+	if (r >= 0)
+		r = sd_bus_message_append_array(m, 'u', v, (n - 1) * sizeof(uint32_t));
+	if (r >= 0)
+		r = ctl_call_interactive(c, m, 0, &e, NULL);
+	sd_bus_message_unref(m);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to set the colour of '%s'", args[0]);
+	return CTL_EXIT_OK;
+}
+
 /* Without a trigger: the available ones, the selected one marked, as sysfs's [brackets] do. */
 static int list_triggers(struct ctl *c, const char *name, const char *path)
 {

@@ -143,6 +143,7 @@ int cmd_list(struct ctl *c, char **args, size_t n);
 int cmd_status(struct ctl *c, char **args, size_t n);
 int cmd_get(struct ctl *c, char **args, size_t n);
 int cmd_set(struct ctl *c, char **args, size_t n);
+int cmd_color(struct ctl *c, char **args, size_t n);
 int cmd_trigger(struct ctl *c, char **args, size_t n);
 int cmd_reload(struct ctl *c, char **args, size_t n);
 

@@ -47,6 +47,12 @@ static const struct command commands[] = {
      "Sets the brightness of LED NAME. VALUE is a number from 0 to its max_brightness,\n"
      "on (max_brightness), off (0) or a percentage such as 50%. Like a write to its\n"
      "sysfs brightness file, 0 also stops a running trigger. Needs root.\n"},
+    {"color", 1, 9, false, false, cmd_color, "color NAME [VALUE...]",
+     "Without VALUEs: the colour channels of multicolour LED NAME and their\n"
+     "intensities, \"red 255\" a line. With one VALUE per channel, in that order: sets\n"
+     "the intensities (multi_intensity in sysfs), each a number from 0 to its\n"
+     "max_brightness, on, off or a percentage. The light of a channel is brightness x\n"
+     "intensity / max_brightness: set the brightness too. Needs root.\n"},
     {"trigger", 1, ANY, false, false, cmd_trigger, "trigger NAME [TRIGGER] [ATTR=VALUE...]",
      "Without TRIGGER: the triggers LED NAME can use, the selected one marked with *.\n"
      "With TRIGGER: selects it (none for none), then writes the ATTR=VALUE pairs\n"

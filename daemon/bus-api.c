@@ -18,6 +18,7 @@
 #define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
 #define ERROR_UNKNOWN_TRIGGER "io.uledsd1.Error.UnknownTrigger"
 #define ERROR_UNKNOWN_ATTRIBUTE "io.uledsd1.Error.UnknownAttribute"
+#define ERROR_NOT_MULTICOLOR "io.uledsd1.Error.NotMulticolor"
 
 /* ---- io.uledsd1.LED ------------------------------------------------------------------- */
 
@@ -102,6 +103,64 @@ static int method_set_brightness(sd_bus_message *msg, void *userdata, sd_bus_err
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 					 "Failed to write %s/brightness: %s.", l->sysfs,
+					 strerror(-r));
+	return sd_bus_reply_method_return(msg, NULL);
+}
+
+/* (colour, intensity) per channel, in multi_index order; empty for a plain LED. */
+static int property_get_color(sd_bus *bus _unused_, const char *path _unused_,
+			      const char *iface _unused_, const char *property _unused_,
+			      sd_bus_message *reply, void *userdata, sd_bus_error *error _unused_)
+{
+	const struct led *l = userdata;
+	int r;
+
+	r = sd_bus_message_open_container(reply, 'a', "(su)");
+	for (unsigned i = 0; r >= 0 && i < l->n_channels; i++)
+		r = sd_bus_message_append(reply, "(su)", led_color_to_string(l->conf->color[i]),
+					  l->intensity[i]);
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int method_set_color(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct led *l = userdata;
+	unsigned v[LED_CHANNELS_MAX];
+	const void *data;
+	size_t size;
+	int r;
+
+	r = sd_bus_message_read_array(msg, 'u', &data, &size);
+	if (r < 0)
+		return r;
+	r = access_check(l->manager, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
+	if (!l->n_channels)
+		return sd_bus_error_setf(error, ERROR_NOT_MULTICOLOR,
+					 "LED '%s' has no colour channels; give it 'color = ...' "
+					 "in its configuration to make it multicolour.",
+					 l->name);
+	if (size != l->n_channels * sizeof(uint32_t))
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "LED '%s' has %u colour channels; give %u intensities, one "
+					 "per channel (the Color property lists them), not %zu.",
+					 l->name, l->n_channels, l->n_channels,
+					 size / sizeof(uint32_t));
+	memcpy(v, data, size);
+	for (unsigned i = 0; i < l->n_channels; i++)
+		if (v[i] > l->max_brightness)
+			return sd_bus_error_setf(
+			    error, SD_BUS_ERROR_INVALID_ARGS,
+			    "Intensity %u of channel %u (%s) is out of range for LED '%s': use 0 to "
+			    "%u (MaxBrightness).",
+			    v[i], i, led_color_to_string(l->conf->color[i]), l->name,
+			    l->max_brightness);
+	/* Through sysfs, as any other writer: the kernel's record brings the new colour. */
+	r = led_write_intensity(l, v);
+	if (r < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+					 "Failed to write %s/multi_intensity: %s.", l->sysfs,
 					 strerror(-r));
 	return sd_bus_reply_method_return(msg, NULL);
 }
@@ -229,6 +288,7 @@ static int property_get_blink(sd_bus *bus _unused_, const char *path _unused_,
 				    offsetof(struct led, max_brightness),                          \
 				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
 		    SD_BUS_PROPERTY("Blink", "(uu)", property_get_blink, 0, brightness_flags),     \
+		    SD_BUS_PROPERTY("Color", "a(su)", property_get_color, 0, brightness_flags),    \
 		    SD_BUS_PROPERTY("Mode", "s", property_get_mode, 0, 0),                         \
 		    SD_BUS_PROPERTY("Trigger", "s", property_get_trigger, 0, brightness_flags),    \
 		    SD_BUS_PROPERTY("AvailableTriggers", "as", property_get_available_triggers, 0, \
@@ -239,6 +299,9 @@ static int property_get_blink(sd_bus *bus _unused_, const char *path _unused_,
 				    SD_BUS_VTABLE_PROPERTY_CONST),                                 \
 		    SD_BUS_METHOD_WITH_ARGS("SetBrightness", SD_BUS_ARGS("u", brightness),         \
 					    SD_BUS_NO_RESULT, method_set_brightness,               \
+					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
+		    SD_BUS_METHOD_WITH_ARGS("SetColor", SD_BUS_ARGS("au", intensities),            \
+					    SD_BUS_NO_RESULT, method_set_color,                    \
 					    SD_BUS_VTABLE_UNPRIVILEGED),                           \
 		    SD_BUS_METHOD_WITH_ARGS("SetTrigger", SD_BUS_ARGS("s", trigger),               \
 					    SD_BUS_NO_RESULT, method_set_trigger,                  \

@@ -134,7 +134,7 @@ void bus_led_removed(struct led *l)
 	bus_led_free(l);
 }
 
-static void bus_led_emit(struct led *l, const char *property)
+static void bus_led_emit(struct led *l, const char *property, const char *also)
 {
 	struct bus *b = l->manager->bus;
 	struct bus_led *bl = l->bus;
@@ -145,19 +145,20 @@ static void bus_led_emit(struct led *l, const char *property)
 	 * there is no connection. */
 	if (!b || !b->connected || !bl || !bl->slot || !bl->emits)
 		return;
-	r = sd_bus_emit_properties_changed(b->bus, bl->path, LED_IFACE, property, NULL);
+	r = sd_bus_emit_properties_changed(b->bus, bl->path, LED_IFACE, property, also, NULL);
 	if (r < 0)
 		log_debug_errno(r, "%s: failed to send PropertiesChanged: %m", l->name);
 }
 
 void bus_led_brightness_changed(struct led *l)
 {
-	bus_led_emit(l, "Brightness");
+	/* A multicolour LED's change may be its channels alone: Color goes with every one. */
+	bus_led_emit(l, "Brightness", l->n_channels ? "Color" : NULL);
 }
 
 void bus_led_blink_changed(struct led *l)
 {
-	bus_led_emit(l, "Blink");
+	bus_led_emit(l, "Blink", NULL);
 }
 
 void bus_led_trigger_check(struct led *l)

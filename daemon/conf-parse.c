@@ -26,6 +26,7 @@ struct section {
 	struct seen_key *keys;
 	size_t n_keys;
 	unsigned default_line;
+	unsigned intensity_words; /* values given in multi_intensity */
 	/* Per entry of lc->backends: listed in "backends =", line of its first key. */
 	bool *listed;
 	unsigned *first_key_line;
@@ -254,6 +255,82 @@ static void parse_events(struct parser *p, const char *value)
 			      value);
 }
 
+/* "red green blue", or the shorthands rgb (red green blue) and rgbw (and white). */
+static void parse_color(struct parser *p, const char *value)
+{
+	static const char *const shorthand[][2] = {{"rgb", "red green blue"},
+						   {"rgbw", "red green blue white"}};
+	_cleanup_free_ char *copy = NULL;
+	struct led_conf *lc = p->sec.lc;
+	char *save = NULL;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < ELEMENTSOF(shorthand); i++)
+		if (streq(value, shorthand[i][0]))
+			value = shorthand[i][1];
+	copy = strdup(value);
+	if (!copy)
+		return;
+	lc->color_line = p->line;
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		int c = led_color_from_string(w);
+
+		if (c < 0) {
+			section_error(p, p->line,
+				      "color: '%s' is not a colour the kernel knows; use white, red, "
+				      "green, blue, amber, violet, yellow, ir, multicolor, rgb, "
+				      "purple, orange, pink, cyan or lime (or rgb / rgbw alone).",
+				      w);
+			return;
+		}
+		if (n == LED_CHANNELS_MAX) {
+			section_error(p, p->line,
+				      "color has more than %d channels; the kernel's multicolour "
+				      "LEDs take at most %d.",
+				      LED_CHANNELS_MAX, LED_CHANNELS_MAX);
+			return;
+		}
+		lc->color[n++] = (unsigned)c;
+	}
+	if (n == 0) {
+		section_error(p, p->line,
+			      "color is empty: list one colour per channel (color = red green "
+			      "blue) or write rgb or rgbw.");
+		return;
+	}
+	lc->n_channels = n;
+}
+
+/* Checked against color and max_brightness at the section's end. */
+static void parse_multi_intensity(struct parser *p, const char *value)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	struct led_conf *lc = p->sec.lc;
+	char *save = NULL;
+	unsigned n = 0;
+
+	if (!copy)
+		return;
+	p->sec.intensity_words = 0;
+	lc->intensity_line = p->line;
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		int v;
+
+		if (parse_int(w, 0, INT_MAX, &v) < 0) {
+			section_error(p, p->line,
+				      "multi_intensity: '%s' is not a whole number from 0 to "
+				      "max_brightness; give one per channel of 'color'.",
+				      w);
+			return;
+		}
+		if (n < LED_CHANNELS_MAX)
+			lc->intensity[n] = (unsigned)v;
+		n++;
+	}
+	p->sec.intensity_words = n;
+	lc->intensity_set = true;
+}
+
 static void parse_trigger_attr(struct parser *p, const char *key, const char *value)
 {
 	struct led_conf *lc = p->sec.lc;
@@ -306,6 +383,8 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 	    {"trigger", parse_trigger},
 	    {"blink", parse_blink},
 	    {"events", parse_events},
+	    {"color", parse_color},
+	    {"multi_intensity", parse_multi_intensity},
 	    {"backends", parse_backends_list},
 	};
 	const char *dot = strchr(key, '.');
@@ -321,7 +400,8 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 	}
 	section_error(p, p->line,
 		      "unknown key '%s'; known keys: max_brightness, default_brightness, trigger, "
-		      "trigger.ATTRIBUTE, blink, events, backends, BACKEND.KEY.",
+		      "trigger.ATTRIBUTE, blink, events, color, multi_intensity, backends, "
+		      "BACKEND.KEY.",
 		      key);
 }
 
@@ -339,6 +419,26 @@ static void section_verify(struct parser *p)
 			      "default_brightness = %d is above max_brightness = %d; lower it or "
 			      "raise max_brightness.",
 			      lc->default_brightness, lc->max_brightness);
+	if (lc->intensity_set && !lc->n_channels)
+		section_error(p, lc->intensity_line,
+			      "multi_intensity needs a multicolour LED: add 'color = ...' to [%s] "
+			      "(e.g. color = rgb) or remove multi_intensity.",
+			      lc->name);
+	else if (lc->intensity_set && s->intensity_words != lc->n_channels)
+		section_error(p, lc->intensity_line,
+			      "multi_intensity has %u values but color has %u channels; give one "
+			      "value per channel, in the order of 'color'.",
+			      s->intensity_words, lc->n_channels);
+	else
+		for (unsigned i = 0; lc->intensity_set && i < lc->n_channels; i++)
+			if (lc->intensity[i] > (unsigned)lc->max_brightness) {
+				section_error(p, lc->intensity_line,
+					      "multi_intensity: %u (channel %u, %s) is above "
+					      "max_brightness = %d; lower it or raise max_brightness.",
+					      lc->intensity[i], i,
+					      led_color_to_string(lc->color[i]), lc->max_brightness);
+				break;
+			}
 	if (lc->n_attrs > 0 && !lc->trigger)
 		section_error(p, lc->attrs[0].line,
 			      "'trigger.%s' needs a trigger: add 'trigger = ...' to [%s].",
@@ -354,6 +454,7 @@ static void section_verify(struct parser *p)
 				      b->ops->name, b->ops->name, lc->name);
 			continue;
 		}
+		b->n_channels = lc->n_channels;
 		if (b->ops->verify && b->ops->verify(b, &err) < 0)
 			section_error(p, b->line, "%s", err ? err : "invalid backend settings");
 	}

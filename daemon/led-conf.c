@@ -2,6 +2,7 @@
 /* One LED's definition: its lifetime, its name rules, and the one place a reload diff is made. */
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 #include "led-conf.h"
@@ -75,11 +76,14 @@ void led_conf_diff(const struct led_conf *old, const struct led_conf *new,
 {
 	*ret = (struct led_conf_diff){
 	    .recreate = old->max_brightness != new->max_brightness || old->blink != new->blink ||
-			old->no_events != new->no_events,
+			old->no_events != new->no_events || old->n_channels != new->n_channels ||
+			memcmp(old->color, new->color, sizeof(old->color)) != 0,
 	    /* A number counts only when it is the mode: restore ignores it. */
 	    .defaults = old->default_mode != new->default_mode ||
 			(new->default_mode == DEFAULT_BRIGHTNESS_VALUE &&
-			 old->default_brightness != new->default_brightness),
+			 old->default_brightness != new->default_brightness) ||
+			old->intensity_set != new->intensity_set ||
+			memcmp(old->intensity, new->intensity, sizeof(old->intensity)) != 0,
 	    .trigger = !trigger_same(old, new),
 	    .backends = !backends_same(old, new),
 	};
@@ -93,6 +97,26 @@ enum led_change led_conf_compare(const struct led_conf *old, const struct led_co
 	if (d.recreate)
 		return LED_CHANGE_RECREATE;
 	return d.defaults || d.trigger || d.backends ? LED_CHANGE_UPDATE : LED_CHANGE_NONE;
+}
+
+/* The kernel's led_colors[] (drivers/leds/led-core.c), indexed by LED_COLOR_ID_*: the
+ * words /sys/class/leds/NAME/multi_index shows. */
+static const char *const color_names[] = {
+    "white", "red",	"green",  "blue", "amber", "violet", "yellow", "ir",
+    "multicolor", "rgb",	"purple", "orange", "pink", "cyan",   "lime",
+};
+
+const char *led_color_to_string(unsigned color)
+{
+	return color < ELEMENTSOF(color_names) ? color_names[color] : NULL;
+}
+
+int led_color_from_string(const char *s)
+{
+	for (size_t i = 0; i < ELEMENTSOF(color_names); i++)
+		if (streq(color_names[i], s))
+			return (int)i;
+	return -EINVAL;
 }
 
 bool led_name_is_valid(const char *name, const char **ret_reason)

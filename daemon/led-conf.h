@@ -10,6 +10,7 @@
 struct led_backend;
 
 #define LED_NAME_MAX 63 /* the kernel's LED_MAX_NAME_SIZE (64) minus the NUL */
+#define LED_CHANNELS_MAX 8 /* ULEDS_MAX_CHANNELS: channels of a multicolour LED */
 
 enum default_brightness_mode {
 	DEFAULT_BRIGHTNESS_UNSET,   /* leave the kernel's initial value (0) */
@@ -43,6 +44,13 @@ struct led_conf {
 	size_t n_attrs;
 	enum led_blink_mode blink; /* fixed at registration: a change recreates the device */
 	bool no_events;		   /* events = no: latest-value mode even where events exist */
+	/* color = ...: a multicolour LED (0 channels: a plain one), fixed at registration. */
+	unsigned n_channels;
+	unsigned color[LED_CHANNELS_MAX]; /* ULEDS_COLOR_* per channel */
+	unsigned color_line;
+	bool intensity_set; /* multi_intensity = ...: applied at start and on change */
+	unsigned intensity[LED_CHANNELS_MAX];
+	unsigned intensity_line;
 	/* The backend instances: parsed here, attached by the LED that runs this definition. */
 	struct led_backend **backends;
 	size_t n_backends;
@@ -59,8 +67,8 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct led_conf *, led_conf_free)
 
 /* What differs between the running definition and a new one of the same name. */
 struct led_conf_diff {
-	bool recreate; /* max_brightness, blink: the kernel device must be made again */
-	bool defaults; /* default_brightness */
+	bool recreate; /* max_brightness, blink, color: the kernel device must be made again */
+	bool defaults; /* default_brightness, multi_intensity */
 	bool trigger;  /* trigger or its attributes */
 	bool backends; /* a backend added, removed or with other settings */
 };
@@ -73,6 +81,11 @@ enum led_change {
 	LED_CHANGE_RECREATE, /* max_brightness changed: the kernel device must be recreated */
 };
 enum led_change led_conf_compare(const struct led_conf *old, const struct led_conf *new);
+
+/* The kernel's name of colour id (ULEDS_COLOR_*): "red"; NULL past the last. */
+const char *led_color_to_string(unsigned color);
+/* "red" -> ULEDS_COLOR_RED; -EINVAL for a name the kernel does not know. */
+int led_color_from_string(const char *s);
 
 /* 1-63 bytes of UTF-8 without '/' or control characters, not "." or "..". */
 bool led_name_is_valid(const char *name, const char **ret_reason);

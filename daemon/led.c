@@ -119,6 +119,18 @@ bool led_has_bus_signals(const struct led *l)
 	return false;
 }
 
+/* A multicolour LED's record carries the channel intensities (the module clamps them to
+ * max_brightness). true: they changed, which is a change even at the same brightness. */
+static bool led_take_intensity(struct led *l, const struct uleds_event *ev)
+{
+	unsigned n = ev->n_channels < l->n_channels ? ev->n_channels : l->n_channels;
+
+	if (!n || memcmp(l->intensity, ev->intensity, n * sizeof(unsigned)) == 0)
+		return false;
+	memcpy(l->intensity, ev->intensity, n * sizeof(unsigned));
+	return true;
+}
+
 /* One record of the LED core, in order. Equal values go to recordings only: backends see
  * transitions. While an offloaded blink runs, a non-zero brightness is its new level, as
  * software blinking would go on at it; 0 ends it (kmod/README, "Event mode"). */
@@ -132,14 +144,14 @@ static void led_take_event(struct led *l, const struct uleds_event *ev)
 	/* Any call of the LED core, an equal value included (a trigger that stops sets 0). */
 	bus_led_trigger_maybe_changed(l);
 	if (ev->type == ULEDS_EVENT_BLINK) {
-		if (blinking && v == l->brightness && ev->delay_on_ms == l->blink_on_ms &&
-		    ev->delay_off_ms == l->blink_off_ms)
+		if (!led_take_intensity(l, ev) && blinking && v == l->brightness &&
+		    ev->delay_on_ms == l->blink_on_ms && ev->delay_off_ms == l->blink_off_ms)
 			return;
 		l->mode = LED_MODE_EVENT_OFFLOAD; /* an adopted fd tells only now */
 		l->blink_on_ms = ev->delay_on_ms;
 		l->blink_off_ms = ev->delay_off_ms;
 	} else if (ev->type == ULEDS_EVENT_BRIGHTNESS) {
-		if (v == l->brightness && (!blinking || v != 0))
+		if (v == l->brightness && (!blinking || v != 0) && !led_take_intensity(l, ev))
 			return;
 		if (v == 0)
 			l->blink_on_ms = l->blink_off_ms = 0;
@@ -175,7 +187,8 @@ static int led_read_events(struct led *l, int fd)
 	}
 }
 
-/* Latest-value mode: uleds keeps only the latest value and returns one int a read, so a
+/* Latest-value mode: uleds keeps only the latest value and returns one int a read (a
+ * multicolour LED: the brightness and then each channel's intensity, kmod/README), so a
  * short read means drained: one read() per change, no EAGAIN. 1: the value changed. */
 static int led_read_latest(struct led *l, int fd)
 {
@@ -186,8 +199,13 @@ static int led_read_latest(struct led *l, int fd)
 		ssize_t n = read(fd, v, sizeof(v));
 
 		if (n >= (ssize_t)sizeof(int)) {
-			l->brightness =
-			    (unsigned)(v[n / sizeof(int) - 1] < 0 ? 0 : v[n / sizeof(int) - 1]);
+			size_t got = (size_t)n / sizeof(int), stride = 1 + l->n_channels;
+			/* the last whole value, should a stream hand over several */
+			const int *last = v + (got >= stride ? (got / stride - 1) * stride : 0);
+
+			l->brightness = (unsigned)(last[0] < 0 ? 0 : last[0]);
+			for (size_t i = 0; i < l->n_channels && last + i + 1 < v + got; i++)
+				l->intensity[i] = (unsigned)(last[i + 1] < 0 ? 0 : last[i + 1]);
 			changed = true;
 			if (n == (ssize_t)sizeof(v))
 				continue;
@@ -421,6 +439,17 @@ static int led_apply_trigger(struct led *l, char **ret_error)
 	return 0;
 }
 
+int led_write_intensity(struct led *l, const unsigned *intensity)
+{
+	char buf[LED_CHANNELS_MAX * 12] = "";
+	size_t len = 0;
+
+	for (unsigned i = 0; i < l->n_channels; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%u", i ? " " : "",
+					intensity[i]);
+	return led_write_attr(l, "multi_intensity", buf);
+}
+
 static int led_apply_default(struct led *l, char **ret_error)
 {
 	struct led_conf *c = l->conf;
@@ -428,6 +457,14 @@ static int led_apply_default(struct led *l, char **ret_error)
 	unsigned v;
 	int r;
 
+	/* Before the brightness: the first lit value shows the configured colour. */
+	if (c->intensity_set) {
+		r = led_write_intensity(l, c->intensity);
+		if (r < 0)
+			return error_setf(ret_error, r,
+					  "%s:%u: failed to set multi_intensity of [%s]: %s.",
+					  c->file, c->intensity_line, l->name, strerror(-r));
+	}
 	if (c->default_mode == DEFAULT_BRIGHTNESS_VALUE)
 		v = (unsigned)c->default_brightness;
 	else if (c->default_mode == DEFAULT_BRIGHTNESS_RESTORE) {
@@ -469,6 +506,8 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 	    .sysfs = l->sysfs,
 	    .max_brightness = l->max_brightness,
 	    .brightness = l->brightness,
+	    .n_channels = l->n_channels,
+	    .intensity = l->n_channels ? l->intensity : NULL,
 	    .state_changed = on_backend_state,
 	    .signal_brightness = on_backend_signal,
 	    .userdata = l,
@@ -517,6 +556,43 @@ static int led_register_write(struct led *l, struct uleds_user_dev *dev, char **
 	return 0;
 }
 
+/* color = ...: before the setup, so the LED registers as a multicolour one. */
+static int led_set_multicolor(struct led *l, char **ret_error)
+{
+	struct led_conf *c = l->conf;
+	struct uleds_multicolor mc = {.n_channels = c->n_channels};
+
+	if (!c->n_channels)
+		return 0;
+	memcpy(mc.color, c->color, sizeof(mc.color));
+	if (ioctl(l->fd, ULEDS_IOC_SET_MULTICOLOR, &mc) < 0) {
+		int r = -errno;
+
+		if (r == -ENOTTY || r == -EINVAL)
+			return error_setf(ret_error, r,
+					  "%s:%u: LED '%s' is multicolour (color = ...), which needs "
+					  "uledsd's uleds module (kmod/, installable with DKMS); the "
+					  "loaded uleds does not offer it. Install that module or "
+					  "remove 'color'.",
+					  c->file, c->color_line, l->name);
+		if (r == -EOPNOTSUPP)
+			return error_setf(ret_error, r,
+					  "%s:%u: LED '%s' is multicolour (color = ...), but the "
+					  "kernel has no multicolour LED class: load "
+					  "led-class-multicolor (modprobe led-class-multicolor) or "
+					  "remove 'color'.",
+					  c->file, c->color_line, l->name);
+		return error_setf(ret_error, r,
+				  "%s:%u: the kernel refused the colour channels of LED '%s': %s.",
+				  c->file, c->color_line, l->name, strerror(-r));
+	}
+	/* The module starts every channel at max_brightness (white). */
+	l->n_channels = c->n_channels;
+	for (unsigned i = 0; i < c->n_channels; i++)
+		l->intensity[i] = l->max_brightness;
+	return 0;
+}
+
 static int led_register(struct led *l, char **ret_error)
 {
 	struct manager *m = l->manager;
@@ -537,6 +613,9 @@ static int led_register(struct led *l, char **ret_error)
 				  errno == EACCES ? " (uledsd must run as root)" : "");
 	}
 	led_set_event_mode(l);
+	r = led_set_multicolor(l, ret_error);
+	if (r < 0)
+		return r;
 	/* A trigger set before the device exists is attached at registration: no window in
 	 * which the LED runs without it. A default brightness must come before the trigger,
 	 * so then the trigger follows later. */
@@ -586,6 +665,25 @@ static int led_read_brightness(struct led *l)
 	return 0;
 }
 
+/* A multicolour LED taken over from the fd store: its channels as sysfs shows them. */
+static void led_read_intensity(struct led *l)
+{
+	_cleanup_free_ char *s = NULL;
+	char *p, *end;
+
+	l->n_channels = l->conf->n_channels;
+	if (!l->n_channels || led_read_attr(l, "multi_intensity", &s) < 0)
+		return;
+	p = s;
+	for (unsigned i = 0; i < l->n_channels; i++, p = end) {
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p)
+			break;
+		l->intensity[i] = v > l->max_brightness ? l->max_brightness : (unsigned)v;
+	}
+}
+
 /* An offloaded blink that started before a crash is not announced again: rewriting delay_on
  * (timer and its kind) makes the LED core hand it over anew, as a BLINK record. */
 static void led_adopt_blink(struct led *l)
@@ -610,6 +708,7 @@ static int led_adopt(struct led *l, int fd, char **ret_error)
 		return error_setf(ret_error, r,
 				  "%s:%u: adopted LED '%s' has no readable %s/brightness.", c->file,
 				  c->line, l->name, l->sysfs);
+	led_read_intensity(l);
 	/* The configured trigger may have changed while uledsd was down (one set at run time
 	 * through sysfs or D-Bus, with none configured, stays). */
 	r = c->trigger ? led_apply_trigger(l, ret_error) : 0;
@@ -628,7 +727,7 @@ static int led_create(struct led *l, char **ret_error)
 		return r;
 	/* A new LED has no trigger and the brightness just read: touch sysfs only when the
 	 * configuration asks for something else (1000 LEDs start in a blink). */
-	if (c->default_mode == DEFAULT_BRIGHTNESS_UNSET && !c->trigger)
+	if (c->default_mode == DEFAULT_BRIGHTNESS_UNSET && !c->trigger && !c->intensity_set)
 		return 0;
 	r = led_apply_default(l, ret_error);
 	if (r >= 0 && c->trigger)
@@ -642,6 +741,7 @@ static int led_create(struct led *l, char **ret_error)
 	if (r < 0)
 		return r;
 	(void)led_read_brightness(l);
+	led_read_intensity(l);
 	return r;
 }
 

@@ -28,6 +28,8 @@ struct led {
 	    apply_failed; /* the last update could not apply trigger/default: retried next reload */
 	unsigned brightness;
 	unsigned max_brightness;
+	unsigned n_channels; /* a multicolour LED's channels (conf->color), 0 for a plain LED */
+	unsigned intensity[LED_CHANNELS_MAX]; /* multi_intensity as the kernel reports it */
 	enum led_mode mode;
 	size_t event_size;		    /* event mode: bytes a record */
 	unsigned blink_on_ms, blink_off_ms; /* an offloaded blink runs: both 0 when none */
@@ -65,6 +67,10 @@ const char *led_mode_to_string(enum led_mode mode);
 void led_dispatch(struct led *l);
 /* Some backend of the LED sends bus signals for its brightness (ops->bus_signals). */
 bool led_has_bus_signals(const struct led *l);
+
+/* Set the channel intensities (n_channels values, each <= max_brightness) through sysfs's
+ * multi_intensity, as any writer would: the kernel's record brings them back. */
+int led_write_intensity(struct led *l, const unsigned *intensity);
 
 /* Write a sysfs attribute of this LED ("brightness", "trigger", "delay_on"). */
 int led_write_attr(struct led *l, const char *attr, const char *value);

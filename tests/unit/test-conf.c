@@ -213,8 +213,8 @@ static void test_errors(void)
 	expect_error(
 	    "[x]\ncolour = red\n",
 	    "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
-	    "default_brightness, trigger, trigger.ATTRIBUTE, blink, events, backends, "
-	    "BACKEND.KEY.");
+	    "default_brightness, trigger, trigger.ATTRIBUTE, blink, events, color, "
+	    "multi_intensity, backends, BACKEND.KEY.");
 	expect_error("[x]\nblink = hardware\n",
 		     "t.conf:2: blink = 'hardware' is not valid: use offload (uledsd blinks) or "
 		     "software (the kernel toggles the brightness).");
@@ -329,6 +329,65 @@ static void test_duplicates(void)
 	conf_free(c);
 }
 
+/* color = ... and multi_intensity: shorthands, defaults, every error with its line. */
+static void test_color(void)
+{
+	struct conf *c = parse("[x]\ncolor = rgb\n[w]\ncolor = rgbw\nmulti_intensity = 1 2 3 4\n"
+			       "[y]\nmax_brightness = 100\ncolor = red amber, ir\n"
+			       "multi_intensity = 100 0 50\n");
+	const struct led_conf *x = conf_find(c, "x"), *w = conf_find(c, "w"), *y = conf_find(c, "y");
+	struct conf *d;
+
+	CHECK_INT(c->n_errors, 0, "valid colours");
+	CHECK(x && x->n_channels == 3 && x->color[0] == 1 && x->color[1] == 2 && x->color[2] == 3 &&
+		  !x->intensity_set,
+	      "color = rgb is red green blue, without intensities");
+	CHECK(w && w->n_channels == 4 && w->color[3] == 0 && w->intensity_set &&
+		  w->intensity[3] == 4,
+	      "color = rgbw adds white; multi_intensity per channel");
+	CHECK(y && y->n_channels == 3 && y->color[1] == 4 && y->color[2] == 7 &&
+		  y->intensity[0] == 100 && y->intensity[2] == 50,
+	      "color lists names (amber = 4, ir = 7) with intensities");
+	d = parse("[x]\ncolor = red green blue\n[w]\ncolor = rgbw\nmulti_intensity = 1 2 3 5\n"
+		  "[y]\nmax_brightness = 100\ncolor = red amber ir\nmulti_intensity = 100 0 50\n");
+	CHECK_INT(led_conf_compare(conf_find(c, "x"), conf_find(d, "x")), LED_CHANGE_NONE,
+		  "rgb and 'red green blue' are the same LED");
+	CHECK_INT(led_conf_compare(conf_find(c, "w"), conf_find(d, "w")), LED_CHANGE_UPDATE,
+		  "a multi_intensity change updates in place");
+	conf_free(d);
+	d = parse("[x]\ncolor = green red blue\n");
+	CHECK_INT(led_conf_compare(conf_find(c, "x"), conf_find(d, "x")), LED_CHANGE_RECREATE,
+		  "other channels recreate the LED");
+	conf_free(d);
+	d = parse("[x]\n");
+	CHECK_INT(led_conf_compare(conf_find(c, "x"), conf_find(d, "x")), LED_CHANGE_RECREATE,
+		  "dropping color recreates the LED");
+	conf_free(d);
+	conf_free(c);
+
+	expect_error("[x]\ncolor = red mauve\n",
+		     "t.conf:2: color: 'mauve' is not a colour the kernel knows; use white, red, "
+		     "green, blue, amber, violet, yellow, ir, multicolor, rgb, purple, orange, "
+		     "pink, cyan or lime (or rgb / rgbw alone).");
+	expect_error("[x]\ncolor = ,\n", "t.conf:2: color is empty: list one colour per channel "
+					  "(color = red green blue) or write rgb or rgbw.");
+	expect_error("[x]\ncolor = red red red red red red red red red\n",
+		     "t.conf:2: color has more than 8 channels; the kernel's multicolour LEDs take "
+		     "at most 8.");
+	expect_error("[x]\nmulti_intensity = 1 2 3\n",
+		     "t.conf:2: multi_intensity needs a multicolour LED: add 'color = ...' to [x] "
+		     "(e.g. color = rgb) or remove multi_intensity.");
+	expect_error("[x]\ncolor = rgb\nmulti_intensity = 1 2\n",
+		     "t.conf:3: multi_intensity has 2 values but color has 3 channels; give one "
+		     "value per channel, in the order of 'color'.");
+	expect_error("[x]\ncolor = rgb\nmulti_intensity = 1 -2 3\n",
+		     "t.conf:3: multi_intensity: '-2' is not a whole number from 0 to "
+		     "max_brightness; give one per channel of 'color'.");
+	expect_error("[x]\nmax_brightness = 9\ncolor = rgb\nmulti_intensity = 1 2 30\n",
+		     "t.conf:4: multi_intensity: 30 (channel 2, blue) is above max_brightness = 9; "
+		     "lower it or raise max_brightness.");
+}
+
 static void test_compare(void)
 {
 	struct conf *a = parse("[l]\nmax_brightness = 5\nbackends = log\n"
@@ -375,6 +434,30 @@ static void test_compare(void)
 /* What the gpio backend can check without hardware. */
 static void test_gpio(void)
 {
+	struct conf *ml = parse("[x]\ncolor = rgb\nbackends = gpio\ngpio.lines = R G B\n"
+				"[y]\ncolor = rgb\nbackends = gpio\ngpio.chip = gpiochip1\n"
+				"gpio.lines = 0 1 2\n");
+
+	CHECK_INT(ml->n_errors, 0, "gpio.lines of a multicolour LED");
+	conf_free(ml);
+	expect_error("[x]\ncolor = rgb\nbackends = gpio\ngpio.lines = R G\n",
+		     "t.conf:3: gpio.lines has 2 lines but the LED has 3 colour channels; give one "
+		     "line per channel, in the order of 'color'.");
+	expect_error("[x]\nbackends = gpio\ngpio.lines = R G B\n",
+		     "t.conf:2: gpio.lines needs a multicolour LED: add 'color = ...' with one "
+		     "colour per line, or use gpio.line for a single line.");
+	expect_error("[x]\ncolor = rgb\nbackends = gpio\ngpio.line = R\n",
+		     "t.conf:3: the LED is multicolour (color = ...): give the gpio backend one "
+		     "line per channel with gpio.lines = R G B instead of gpio.line.");
+	expect_error("[x]\ncolor = rgb\nbackends = gpio\ngpio.line = R\ngpio.lines = R G B\n",
+		     "t.conf:3: gpio.line and gpio.lines are both set; a multicolour LED takes "
+		     "gpio.lines (one per channel), a plain one gpio.line.");
+	expect_error("[x]\ncolor = rgb\nbackends = gpio\ngpio.lines = 0 1 2\n",
+		     "t.conf:3: gpio.lines: 0 is an offset, which needs gpio.chip to say on which "
+		     "chip; add gpio.chip or give line names.");
+	expect_error("[x]\ncolor = rgb\nbackends = gpio\ngpio.lines = ,\n",
+		     "t.conf:4: gpio.lines is empty: give one line (name or offset) per colour "
+		     "channel, e.g. gpio.lines = LED_R LED_G LED_B.");
 	expect_error(
 	    "[x]\nbackends = gpio\ngpio.chip = gpiochip0\ngpio.line = A\ngpio.active_low = maybe\n",
 	    "t.conf:5: gpio.active_low = 'maybe' is not a boolean: use yes or no (true/false, "
@@ -537,6 +620,7 @@ int main(void)
 	test_errors();
 	test_header_comment();
 	test_duplicates();
+	test_color();
 	test_compare();
 	test_trigger_list();
 	test_bad_files();
