@@ -20,8 +20,8 @@ static const struct {
     [LED_COLOR_YELLOW] = {"yellow", {1.00, 0.91, 0.23}},
     /* Infrared is invisible: a deep, dim red-purple says "something, not for the eye". */
     [LED_COLOR_IR] = {"ir", {0.62, 0.16, 0.32}},
-    /* Multicolour LEDs show their mixed colour once the API has it (issue 18); until
-     * then a soft lavender white says "several colours". */
+    /* A multicolour LED shows its mixed colour (led_color_mix() of its Color property);
+     * without one, a soft lavender white says "several colours". */
     [LED_COLOR_MULTI] = {"multicolor", {0.86, 0.82, 1.00}},
     [LED_COLOR_RGB] = {"rgb", {0.86, 0.82, 1.00}},
     [LED_COLOR_PURPLE] = {"purple", {0.72, 0.30, 1.00}},
@@ -75,6 +75,25 @@ struct led_rgb led_color_rgb(enum led_color c)
 	if (c < 0 || c >= _LED_COLOR_MAX)
 		return neutral;
 	return colors[c].rgb;
+}
+
+struct led_rgb led_color_mix(const enum led_color *channel, const unsigned *intensity, size_t n,
+			     unsigned max)
+{
+	struct led_rgb sum = {0, 0, 0};
+
+	for (size_t i = 0; max && i < n; i++) {
+		struct led_rgb c = led_color_rgb(channel[i]);
+		double w = (double)(intensity[i] < max ? intensity[i] : max) / max;
+
+		sum.r += c.r * w;
+		sum.g += c.g * w;
+		sum.b += c.b * w;
+	}
+	sum.r = sum.r > 1 ? 1 : sum.r;
+	sum.g = sum.g > 1 ? 1 : sum.g;
+	sum.b = sum.b > 1 ? 1 : sum.b;
+	return sum;
 }
 
 const char *led_name_function(const char *name)

@@ -190,6 +190,12 @@ void panel_lamp_set_color(PanelLamp *self, enum led_color color)
 	gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
+void panel_lamp_set_rgb(PanelLamp *self, struct led_rgb rgb)
+{
+	self->rgb = rgb;
+	gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
 void panel_lamp_set_level(PanelLamp *self, double level)
 {
 	if (self->level == level)

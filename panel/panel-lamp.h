@@ -15,6 +15,8 @@ GtkWidget *panel_lamp_new(void);
 /* The side of the square the lamp and its glow take, in pixels. */
 void panel_lamp_set_size(PanelLamp *self, int size);
 void panel_lamp_set_color(PanelLamp *self, enum led_color color);
+/* A mixed colour (multicolour LEDs). */
+void panel_lamp_set_rgb(PanelLamp *self, struct led_rgb rgb);
 /* 0 (off) .. 1 (full): brightness / max_brightness. */
 void panel_lamp_set_level(PanelLamp *self, double level);
 /* Blinks the lamp by itself, ON_MS lit and OFF_MS dark at its level, with its own timer (no

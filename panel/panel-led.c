@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* PanelLed: the properties of one io.uledsd1.LED object, with notify:: for each change. */
+#include <string.h>
+
 #include "panel-led.h"
 
 struct _PanelLed {
@@ -15,6 +17,10 @@ struct _PanelLed {
 	guint blink_off_ms;
 	gboolean backends_ok;
 	gboolean online;
+	/* Color: a multicolour LED's channels (n_channels 0: a plain LED) */
+	enum led_color channel_color[8];
+	guint channel_intensity[8];
+	guint n_channels;
 };
 
 G_DEFINE_FINAL_TYPE(PanelLed, panel_led, G_TYPE_OBJECT)
@@ -32,6 +38,7 @@ enum {
 	PROP_BACKENDS_OK,
 	PROP_BACKENDS_TEXT,
 	PROP_ONLINE,
+	PROP_CHANNELS,
 	N_PROPS
 };
 static GParamSpec *props[N_PROPS];
@@ -86,6 +93,9 @@ static void panel_led_get_property(GObject *object, guint id, GValue *value, GPa
 	case PROP_ONLINE:
 		g_value_set_boolean(value, self->online);
 		break;
+	case PROP_CHANNELS:
+		g_value_set_uint(value, self->n_channels);
+		break;
 	default:
 		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 	}
@@ -130,6 +140,8 @@ static void panel_led_class_init(PanelLedClass *klass)
 	props[PROP_BACKENDS_OK] = g_param_spec_boolean("backends-ok", NULL, NULL, TRUE, ro);
 	props[PROP_BACKENDS_TEXT] = g_param_spec_string("backends-text", NULL, NULL, "", ro);
 	props[PROP_ONLINE] = g_param_spec_boolean("online", NULL, NULL, TRUE, ro);
+	/* The number of colour channels; notified when any channel's intensity changes too. */
+	props[PROP_CHANNELS] = g_param_spec_uint("channels", NULL, NULL, 0, 8, 0, ro);
 	g_object_class_install_properties(object_class, N_PROPS, props);
 }
 
@@ -189,6 +201,15 @@ gboolean panel_led_get_blink(PanelLed *self, guint *on_ms, guint *off_ms)
 enum led_color panel_led_get_color(PanelLed *self)
 {
 	return led_color_from_name(self->name);
+}
+
+gboolean panel_led_get_mixed_rgb(PanelLed *self, struct led_rgb *ret)
+{
+	if (!self->n_channels)
+		return FALSE;
+	*ret = led_color_mix(self->channel_color, self->channel_intensity, self->n_channels,
+			     self->max_brightness);
+	return TRUE;
 }
 
 gboolean panel_led_get_backends_ok(PanelLed *self)
@@ -256,6 +277,29 @@ static void update_backends(PanelLed *self, GVariant *list)
 	}
 }
 
+/* a(su): (colour name, intensity) per channel; notify::channels when any differs. */
+static void update_channels(PanelLed *self, GVariant *list)
+{
+	enum led_color color[8];
+	guint intensity[8], n = 0;
+	GVariantIter iter;
+	const char *name;
+	guint v;
+
+	g_variant_iter_init(&iter, list);
+	while (n < G_N_ELEMENTS(color) && g_variant_iter_next(&iter, "(&su)", &name, &v)) {
+		color[n] = led_color_from_string(name, strlen(name));
+		intensity[n++] = v;
+	}
+	if (n == self->n_channels && !memcmp(color, self->channel_color, n * sizeof(*color)) &&
+	    !memcmp(intensity, self->channel_intensity, n * sizeof(*intensity)))
+		return;
+	memcpy(self->channel_color, color, n * sizeof(*color));
+	memcpy(self->channel_intensity, intensity, n * sizeof(*intensity));
+	self->n_channels = n;
+	g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CHANNELS]);
+}
+
 void panel_led_update(PanelLed *self, GVariant *properties)
 {
 	GVariantIter iter;
@@ -294,6 +338,9 @@ void panel_led_update(PanelLed *self, GVariant *properties)
 		} else if (g_str_equal(key, "Backends") &&
 			   g_variant_is_of_type(value, G_VARIANT_TYPE("a(sbs)")))
 			update_backends(self, value);
+		else if (g_str_equal(key, "Color") &&
+			 g_variant_is_of_type(value, G_VARIANT_TYPE("a(su)")))
+			update_channels(self, value);
 	}
 	g_object_thaw_notify(G_OBJECT(self));
 }

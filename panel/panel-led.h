@@ -24,6 +24,8 @@ const char *const *panel_led_get_available_triggers(PanelLed *self);
 /* TRUE while uledsd runs an offloaded blink: the panel animates it (on_ms, off_ms) itself. */
 gboolean panel_led_get_blink(PanelLed *self, guint *on_ms, guint *off_ms);
 enum led_color panel_led_get_color(PanelLed *self);
+/* A multicolour LED (non-empty Color property): its mixed light in *ret, TRUE. */
+gboolean panel_led_get_mixed_rgb(PanelLed *self, struct led_rgb *ret);
 /* FALSE when one of its backends does not work; the text then says which and why. */
 gboolean panel_led_get_backends_ok(PanelLed *self);
 const char *panel_led_get_backends_text(PanelLed *self);

@@ -97,7 +97,12 @@ static void update_state(PanelTile *self)
 	guint max = panel_led_get_max_brightness(led), b = panel_led_get_brightness(led);
 	guint on_ms, off_ms;
 
-	panel_lamp_set_color(self->lamp, panel_led_get_color(led));
+	struct led_rgb mixed;
+
+	if (panel_led_get_mixed_rgb(led, &mixed))
+		panel_lamp_set_rgb(self->lamp, mixed);
+	else
+		panel_lamp_set_color(self->lamp, panel_led_get_color(led));
 	panel_lamp_set_level(self->lamp, max ? (double)MIN(b, max) / max : 0);
 	panel_lamp_set_online(self->lamp, panel_led_get_online(led));
 	panel_led_get_blink(led, &on_ms, &off_ms);

@@ -52,5 +52,24 @@ int main(void)
 	CHECK_STR(led_name_function("plain"), "plain", "no colon: whole name");
 	CHECK_STR(led_name_function("mmc0::"), "mmc0::", "empty function: whole name");
 
+	/* A multicolour LED's light: channels weighted by intensity and added. */
+	{
+		enum led_color rgb[] = {LED_COLOR_RED, LED_COLOR_GREEN, LED_COLOR_BLUE};
+		unsigned full_red[] = {255, 0, 0}, half_red[] = {128, 0, 0}, white[] = {255, 255, 255};
+		unsigned dark[] = {0, 0, 0};
+		struct led_rgb r = led_color_rgb(LED_COLOR_RED), m;
+
+		m = led_color_mix(rgb, full_red, 3, 255);
+		CHECK(m.r == r.r && m.g == r.g && m.b == r.b, "full red is the red lamp colour");
+		m = led_color_mix(rgb, half_red, 3, 255);
+		CHECK(m.r > 0.49 && m.r < 0.51 && m.g < 0.09, "half red is half as bright (%.2f)",
+		      m.r);
+		m = led_color_mix(rgb, white, 3, 255);
+		CHECK(m.r == 1 && m.g == 1 && m.b == 1, "all channels add up to white (clamped)");
+		m = led_color_mix(rgb, dark, 3, 255);
+		CHECK(m.r == 0 && m.g == 0 && m.b == 0, "no channel lit: black");
+		m = led_color_mix(rgb, white, 3, 0);
+		CHECK(m.r == 0 && m.g == 0 && m.b == 0, "max 0 divides by nothing");
+	}
 	return test_finish("test-panel-color");
 }
