@@ -118,6 +118,7 @@ int backend_shared_get(struct backend_shared **list, const struct backend_ops *o
 struct backend_shared *backend_shared_free(struct backend_shared *list);
 
 extern const struct backend_ops backend_log;
+extern const struct backend_ops backend_pwm;
 #if HAVE_GPIO
 extern const struct backend_ops backend_gpio;
 #endif

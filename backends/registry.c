@@ -18,6 +18,7 @@ static const struct backend_ops *const backends[] = {
 #if HAVE_DBUS
     &backend_dbus,
 #endif
+    &backend_pwm,
 };
 
 const struct backend_ops *backend_ops_find(const char *name)

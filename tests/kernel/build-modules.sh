@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Builds uleds.ko (from kmod/) and gpio-sim.ko (out of tree, from linux-source) for one kernel.
+# Builds uleds.ko (from kmod/), gpio-sim.ko (out of tree, from linux-source) and the test PWM
+# chip pwm-test.ko (tests/kernel/pwm-test.c) for one kernel.
 #
 # usage: build-modules.sh KVER OUTDIR SRCROOT
 #   KVER     kernel release; /lib/modules/KVER/build must exist
@@ -98,4 +99,22 @@ EOF
 		{ cat "$src/build.log" >&2; die "building gpio-sim.ko failed (log above, also in $src/build.log)"; }
 	cp "$src/gpio-sim.ko" "$outdir/gpio-sim.ko.tmp"
 	mv "$outdir/gpio-sim.ko.tmp" "$outdir/gpio-sim.ko"
+fi
+
+# --- pwm-test.ko ----------------------------------------------------------------------
+# A PWM chip without hardware for the pwm backend's tests (tests/kernel/pwm-test.c).
+pwm_src=$srcroot/tests/kernel/pwm-test.c
+if up_to_date "$outdir/pwm-test.ko" "$pwm_src" "$self"; then
+	echo "build-modules: pwm-test.ko is up to date"
+else
+	echo "build-modules: building pwm-test.ko for $kver"
+	src=$outdir/pwm-test-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	cp "$pwm_src" "$src/"
+	echo 'obj-m += pwm-test.o' >"$src/Kbuild"
+	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ cat "$src/build.log" >&2; die "building pwm-test.ko failed (log above, also in $src/build.log)"; }
+	cp "$src/pwm-test.ko" "$outdir/pwm-test.ko.tmp"
+	mv "$outdir/pwm-test.ko.tmp" "$outdir/pwm-test.ko"
 fi

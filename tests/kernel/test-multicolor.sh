@@ -52,7 +52,8 @@ assert_eq "red green blue" "$(cat "$L/$M/multi_index")" "color = rgb: multi_inde
 assert_eq "100 0 0" "$(cat "$L/$M/multi_intensity")" "multi_intensity default applied"
 assert_true "the plain LED is there too, not multicolour" \
 	sh -c "test -e $L/mc:plain/brightness && ! test -e $L/mc:plain/multi_intensity"
-assert_true "uledsd is on the bus" wait_for 10 "${B[@]}" status io.uledsd1
+assert_true "uledsd is on the bus" wait_for 15 "$ctl" get "$M" ||
+	{ "${B[@]}" list; cat "$work/log"; }
 
 expect_lines 000 "brightness 0: all lines off"
 echo 100 >"$L/$M/brightness"
@@ -70,6 +71,8 @@ echo 1 >"$L/mc:plain/brightness"
 assert_true "the plain LED's line follows" wait_for 5 sh -c "[ \$(cat /sys/devices/platform/$GPIOSIM_DEV/$chip/sim_gpio3/value) = 1 ]"
 
 # --- D-Bus Color ---------------------------------------------------------------------------
+"${B[@]}" --timeout=5 get-property io.uledsd1 /io/uledsd1 io.uledsd1.Manager Version ||
+	{ top -b -n1 | head -15; }
 assert_eq 'a(su) 3 "red" 100 "green" 1 "blue" 2' \
 	"$("${B[@]}" get-property io.uledsd1 "$P" io.uledsd1.LED Color)" "Color property"
 assert_eq 'a(su) 0' "$("${B[@]}" get-property io.uledsd1 /io/uledsd1/led/mc_3aplain io.uledsd1.LED Color)" \
@@ -170,5 +173,5 @@ check "gpio.line on a multicolour LED" "$f:23: the LED is multicolour (color = .
 check "gpio.lines on a plain LED" "$f:27: gpio.lines needs a multicolour LED"
 assert_true "--check-config counts the errors" grep -q "1 LED valid, 7 errors" "$work/check.out" ||
 	cat "$work/check.out" "$work/check.err"
-if [ "${ULEDSD_TEST_VERBOSE:-}" ]; then cat "$work/log"; fi
+if [ "${ULEDSD_TEST_VERBOSE:-}" ] || [ "$_lib_failed" != 0 ]; then cat "$work/log"; fi
 exit 0

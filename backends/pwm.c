@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: MIT
+/* The pwm backend: dims a PWM channel (one per colour channel) through /sys/class/pwm. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <linux/netlink.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "log.h"
+#include "string-util.h"
+
+#define PWM_CHANNELS_MAX 8
+#define PWM_DEFAULT_PERIOD_NS 1000000ULL /* 1 ms: 1 kHz, flicker-free for the eye */
+
+enum pwm_curve {
+	PWM_CURVE_LINEAR,  /* duty = period x brightness / max */
+	PWM_CURVE_CIE1931, /* duty follows CIE 1931 lightness: even steps look even */
+};
+
+struct pwm_watcher;
+
+struct pwm_backend {
+	/* configuration */
+	char *chip; /* "pwmchip0" or the chip's device name ("uledsd-test-pwm.0") */
+	unsigned channel[PWM_CHANNELS_MAX];
+	unsigned n_channels;
+	bool channel_given; /* pwm.channel(s) seen, even a bad one (its error is said) */
+	unsigned long long period_ns; /* 0: the default */
+	bool inversed;
+	enum pwm_curve curve;
+
+	/* runtime */
+	struct led_backend *self;
+	struct pwm_watcher *watcher;
+	struct pwm_backend *next; /* in watcher->backends */
+	char *chip_dir;		  /* /sys/class/pwm/pwmchipN while attached to the chip */
+	char *device;		  /* the chip's device name: the key of our export records */
+	bool exported[PWM_CHANNELS_MAX];
+	unsigned brightness; /* the LED's latest */
+};
+
+/* Per manager: kernel uevents for chips that come and go (PWM chips have no /dev node and
+ * kernfs sends no inotify events; see uledsd.conf(5) "PWM BACKEND"). */
+struct pwm_watcher {
+	int fd;
+	sd_event_source *io;
+	struct pwm_backend *backends;
+};
+
+static const char *sysfs_pwm(void)
+{
+	const char *s = getenv("ULEDSD_SYSFS_PWM"); /* tests */
+
+	return s && *s ? s : "/sys/class/pwm";
+}
+
+static unsigned long long period_of(const struct pwm_backend *p)
+{
+	return p->period_ns ? p->period_ns : PWM_DEFAULT_PERIOD_NS;
+}
+
+/* ---- configuration ---- */
+
+#define errorf(ret_error, ...) error_setf(ret_error, -EINVAL, __VA_ARGS__)
+
+/* "1ms", "500us", "20000ns", "1000000" (ns), "0.5ms"; 1 ns to 4 s. */
+static int parse_period(const char *s, unsigned long long *ret)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1}};
+	char *end;
+	double v;
+
+	if (!*s || (*s < '0' || *s > '9'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno)
+		return -EINVAL;
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < ELEMENTSOF(units); i++)
+		if (streq(end, units[i].unit)) {
+			double ns = v * units[i].ns;
+
+			if (ns < 1 || ns > 4e9 || ns != (double)(unsigned long long)ns)
+				return -ERANGE;
+			*ret = (unsigned long long)ns;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int parse_channels(struct pwm_backend *p, const char *key, const char *value,
+			  char **ret_error)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+	unsigned n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	p->channel_given = true;
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		unsigned v;
+
+		if (safe_atou(w, &v) < 0 || v > 1023)
+			return errorf(ret_error,
+				      "pwm.%s: '%s' is not a channel number: give the PWM's number "
+				      "on its chip (0 to npwm - 1, see /sys/class/pwm/pwmchipN/npwm).",
+				      key, w);
+		if (n == PWM_CHANNELS_MAX)
+			return errorf(ret_error, "pwm.%s lists more than %d channels.", key,
+				      PWM_CHANNELS_MAX);
+		for (unsigned i = 0; i < n; i++)
+			if (p->channel[i] == v)
+				return errorf(ret_error, "pwm.%s lists channel %u twice.", key, v);
+		p->channel[n++] = v;
+	}
+	if (!n)
+		return errorf(ret_error, "pwm.%s is empty: give a channel number.", key);
+	if (streq(key, "channel") && n != 1)
+		return errorf(ret_error, "pwm.channel takes one number; a multicolour LED lists "
+					 "one per colour in pwm.channels.");
+	p->n_channels = n;
+	return 0;
+}
+
+static int pwm_parse(struct led_backend *b, const char *key, const char *value, char **ret_error)
+{
+	struct pwm_backend *p = b->priv;
+	int r;
+
+	if (streq(key, "chip")) {
+		if (!*value || strchr(value, '/') || streq(value, ".") || streq(value, ".."))
+			return errorf(ret_error,
+				      "pwm.chip = '%s' is not a chip: give pwmchipN as in "
+				      "/sys/class/pwm, or the chip's device name (the target of "
+				      "/sys/class/pwm/pwmchipN/device).",
+				      value);
+		free(p->chip);
+		p->chip = strdup(value);
+		return p->chip ? 0 : -ENOMEM;
+	}
+	if (streq(key, "channel") || streq(key, "channels"))
+		return parse_channels(p, key, value, ret_error);
+	if (streq(key, "period")) {
+		r = parse_period(value, &p->period_ns);
+		if (r < 0)
+			return errorf(ret_error,
+				      "pwm.period = '%s' is not valid: give a whole number of "
+				      "nanoseconds from 1 ns to 4 s with a unit, e.g. 1ms, 50us, "
+				      "20000ns (a number alone is in ns).",
+				      value);
+		return 0;
+	}
+	if (streq(key, "polarity")) {
+		if (!streq(value, "normal") && !streq(value, "inversed"))
+			return errorf(ret_error,
+				      "pwm.polarity = '%s' is not valid: use normal (the default) or "
+				      "inversed (the output is low for the duty cycle).",
+				      value);
+		p->inversed = streq(value, "inversed");
+		return 0;
+	}
+	if (streq(key, "curve")) {
+		if (!streq(value, "linear") && !streq(value, "cie1931"))
+			return errorf(ret_error,
+				      "pwm.curve = '%s' is not valid: use linear (duty proportional "
+				      "to brightness, the default) or cie1931 (perceived brightness).",
+				      value);
+		p->curve = streq(value, "cie1931") ? PWM_CURVE_CIE1931 : PWM_CURVE_LINEAR;
+		return 0;
+	}
+	return errorf(ret_error,
+		      "unknown key 'pwm.%s'; the pwm backend knows pwm.chip, pwm.channel, "
+		      "pwm.channels, pwm.period, pwm.polarity and pwm.curve.",
+		      key);
+}
+
+static int pwm_verify(struct led_backend *b, char **ret_error)
+{
+	struct pwm_backend *p = b->priv;
+
+	if (!p->chip)
+		return errorf(ret_error, "the pwm backend needs pwm.chip: pwmchipN as in "
+					 "/sys/class/pwm, or the chip's device name.");
+	if (!p->n_channels && p->channel_given)
+		return 0; /* a bad pwm.channel, reported where it is */
+	if (!p->n_channels)
+		return errorf(ret_error, "the pwm backend needs pwm.channel (a multicolour LED: "
+					 "pwm.channels, one per colour).");
+	if (b->n_channels && p->n_channels != b->n_channels)
+		return errorf(ret_error,
+			      "pwm.channels has %u channels but the LED has %u colours; give one "
+			      "PWM channel per colour, in the order of 'color'.",
+			      p->n_channels, b->n_channels);
+	if (!b->n_channels && p->n_channels > 1)
+		return errorf(ret_error,
+			      "pwm.channels lists %u channels but the LED has no colours; give "
+			      "one channel, or make the LED multicolour with 'color = ...'.",
+			      p->n_channels);
+	return 0;
+}
+
+static char *pwm_claim(const struct led_backend *b)
+{
+	const struct pwm_backend *p = b->priv;
+	char *s = NULL, list[PWM_CHANNELS_MAX * 12] = "";
+	size_t len = 0;
+
+	if (!p->chip || !p->n_channels)
+		return NULL;
+	for (unsigned i = 0; i < p->n_channels; i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%u", i ? " " : "",
+					p->channel[i]);
+	return asprintf(&s, "PWM %s channel %s", p->chip, list) < 0 ? NULL : s;
+}
+
+static bool pwm_same(const struct led_backend *a, const struct led_backend *b)
+{
+	const struct pwm_backend *x = a->priv, *y = b->priv;
+
+	return streq_ptr(x->chip, y->chip) && x->n_channels == y->n_channels &&
+	       !memcmp(x->channel, y->channel, sizeof(x->channel)) &&
+	       period_of(x) == period_of(y) && x->inversed == y->inversed && x->curve == y->curve;
+}
+
+static void pwm_free_priv(struct led_backend *b)
+{
+	struct pwm_backend *p = b->priv;
+
+	free(p->chip);
+	p->chip = NULL;
+}
+
+/* ---- sysfs ---- */
+
+static int write_attr(const char *dir, const char *attr, const char *value)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t n = strlen(value);
+
+	if (asprintf(&path, "%s/%s", dir, attr) < 0)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, n) != (ssize_t)n)
+		return -errno;
+	return 0;
+}
+
+static int write_attr_u(const char *dir, const char *attr, unsigned long long v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", v);
+	return write_attr(dir, attr, buf);
+}
+
+static int read_attr_ull(const char *dir, const char *attr, unsigned long long *ret)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_(fclosep) FILE *f = NULL;
+
+	if (asprintf(&path, "%s/%s", dir, attr) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	return fscanf(f, "%llu", ret) == 1 ? 0 : -EIO;
+}
+
+/* The chip named p->chip now: pwmchipN itself, or the one whose device is called so. */
+static int find_chip(struct pwm_backend *p, char **ret_dir, char **ret_device)
+{
+	_cleanup_(closedirp) DIR *d = opendir(sysfs_pwm());
+	struct dirent *de;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *dir = NULL, *link = NULL;
+		char target[PATH_MAX];
+		const char *device;
+		ssize_t n;
+
+		if (strncmp(de->d_name, "pwmchip", 7) != 0)
+			continue;
+		if (asprintf(&dir, "%s/%s", sysfs_pwm(), de->d_name) < 0 ||
+		    asprintf(&link, "%s/device", dir) < 0)
+			return -ENOMEM;
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		device = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+		if (!streq(p->chip, de->d_name) && !streq(p->chip, device))
+			continue;
+		*ret_device = strdup(device);
+		*ret_dir = TAKE_PTR(dir);
+		return *ret_device ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
+/* ---- export records: /run/uledsd/pwm/DEVICE:CHANNEL ---- */
+
+static char *record_path(const struct pwm_backend *p, unsigned ch)
+{
+	const char *rt = getenv("RUNTIME_DIRECTORY");
+	char *s = NULL;
+
+	if (rt && *rt)
+		return asprintf(&s, "%.*s/pwm/%s:%u", (int)strcspn(rt, ":"), rt, p->device, ch) < 0
+			   ? NULL
+			   : s;
+	return asprintf(&s, "/run/uledsd/pwm/%s:%u", p->device, ch) < 0 ? NULL : s;
+}
+
+static bool record_exists(const struct pwm_backend *p, unsigned ch)
+{
+	_cleanup_free_ char *path = record_path(p, ch);
+
+	return path && access(path, F_OK) == 0;
+}
+
+/* Written before the export, so a crash right after it still leaves the record. */
+static int record_add(const struct pwm_backend *p, unsigned ch)
+{
+	_cleanup_free_ char *path = record_path(p, ch);
+	_cleanup_close_ int fd = -1;
+	char *slash;
+
+	if (!path)
+		return -ENOMEM;
+	slash = strrchr(path, '/');
+	*slash = 0;
+	*strrchr(path, '/') = 0;
+	(void)mkdir(path, 0755); /* the runtime directory, without systemd */
+	path[strlen(path)] = '/';
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	*slash = '/';
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : 0;
+}
+
+static void record_remove(const struct pwm_backend *p, unsigned ch)
+{
+	_cleanup_free_ char *path = record_path(p, ch);
+
+	if (path)
+		(void)unlink(path);
+}
+
+/* ---- runtime ---- */
+
+static const char *led_name(const struct pwm_backend *p)
+{
+	return p->self && p->self->ctx.led_name ? p->self->ctx.led_name : "?";
+}
+
+/* The share of one channel as a duty cycle in ns. */
+static unsigned long long duty_of(const struct pwm_backend *p, unsigned brightness, unsigned i)
+{
+	unsigned max = p->self->ctx.max_brightness;
+	unsigned v = led_backend_channel(p->self, brightness, i);
+	unsigned long long period = period_of(p);
+	double l, t, y;
+
+	if (!max || !v)
+		return 0;
+	if (v >= max)
+		return period;
+	if (p->curve == PWM_CURVE_LINEAR)
+		return period * v / max;
+	/* CIE 1931: lightness L* in 0..100 to relative luminance Y. */
+	l = 100.0 * v / max;
+	t = (l + 16) / 116;
+	y = l <= 8 ? l / 903.3 : t * t * t;
+	return (unsigned long long)(y * (double)period + 0.5);
+}
+
+static void pwm_report(struct pwm_backend *p, bool ok, int level, const char *format, ...)
+    _printf_(4, 5);
+static void pwm_report(struct pwm_backend *p, bool ok, int level, const char *format, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	struct led_backend *b = p->self;
+	va_list ap;
+
+	va_start(ap, format);
+	if (vasprintf(&msg, format, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg || (b->state && b->ok == ok && streq(b->state, msg)))
+		return;
+	log_full(level, "%s: pwm: %s.", led_name(p), msg);
+	(void)led_backend_set_state(b, ok, "%s", msg);
+}
+
+/* Period, polarity, duty, enable: in an order 6.1 accepts too (it refuses a duty above the
+ * period and a period of 0 even while disabled; 6.12 does not). */
+static int channel_configure(struct pwm_backend *p, const char *dir, unsigned i)
+{
+	unsigned long long period = period_of(p), old = 0;
+	int r;
+
+	(void)write_attr(dir, "enable", "0");
+	if (read_attr_ull(dir, "period", &old) >= 0 && old > 0)
+		(void)write_attr(dir, "duty_cycle", "0");
+	r = write_attr_u(dir, "period", period);
+	if (r >= 0)
+		r = write_attr(dir, "polarity", p->inversed ? "inversed" : "normal");
+	if (r >= 0)
+		r = write_attr_u(dir, "duty_cycle", duty_of(p, p->brightness, i));
+	if (r >= 0)
+		r = write_attr(dir, "enable", "1");
+	return r;
+}
+
+static void channels_release(struct pwm_backend *p, bool chip_gone)
+{
+	for (unsigned i = 0; i < p->n_channels; i++) {
+		_cleanup_free_ char *dir = NULL;
+
+		if (!p->exported[i])
+			continue;
+		p->exported[i] = false;
+		if (!chip_gone && asprintf(&dir, "%s/pwm%u", p->chip_dir, p->channel[i]) >= 0) {
+			(void)write_attr(dir, "duty_cycle", "0");
+			(void)write_attr(dir, "enable", "0");
+			(void)write_attr_u(p->chip_dir, "unexport", p->channel[i]);
+		}
+		record_remove(p, p->channel[i]);
+	}
+}
+
+/* Export (or take back what our records say is ours) and configure every channel. */
+static void pwm_try_attach(struct pwm_backend *p)
+{
+	_cleanup_free_ char *chip_dir = NULL, *device = NULL;
+	unsigned long long npwm = 0;
+	int r;
+
+	if (p->chip_dir)
+		return;
+	r = find_chip(p, &chip_dir, &device);
+	if (r < 0) {
+		pwm_report(p, false, LOG_INFO,
+			   r == -ENOENT ? "waiting for PWM chip %s (not in %s yet)"
+					: "waiting for PWM chip %s (%s: %s)",
+			   p->chip, sysfs_pwm(), strerror(-r));
+		return;
+	}
+	free(p->device);
+	p->device = TAKE_PTR(device);
+	p->chip_dir = TAKE_PTR(chip_dir);
+	(void)read_attr_ull(p->chip_dir, "npwm", &npwm);
+	for (unsigned i = 0; i < p->n_channels; i++) {
+		_cleanup_free_ char *dir = NULL;
+		unsigned ch = p->channel[i];
+
+		if (ch >= npwm) {
+			pwm_report(p, false, LOG_ERR,
+				   "channel %u is past the %llu channels of %s (%s); fix pwm.channel",
+				   ch, npwm, p->device, p->chip_dir);
+			goto release;
+		}
+		if (asprintf(&dir, "%s/pwm%u", p->chip_dir, ch) < 0)
+			goto release;
+		/* Exported already: ours when our record says so (a crash left it), else
+		 * someone else's. */
+		if (access(dir, F_OK) == 0 && !record_exists(p, ch)) {
+			pwm_report(p, false, LOG_ERR,
+				   "PWM %u of %s is exported by someone else (/sys/kernel/debug/pwm "
+				   "shows it requested by sysfs); unexport it (echo %u > "
+				   "%s/unexport) or pick another channel, then reload",
+				   ch, p->device, ch, p->chip_dir);
+			goto release;
+		}
+		r = record_add(p, ch);
+		if (r >= 0 && access(dir, F_OK) < 0)
+			r = write_attr_u(p->chip_dir, "export", ch);
+		if (r == -EBUSY) {
+			record_remove(p, ch);
+			pwm_report(p, false, LOG_ERR,
+				   "PWM %u of %s is in use by a kernel driver (/sys/kernel/debug/pwm "
+				   "names it); pick another channel or unbind that driver, then "
+				   "reload",
+				   ch, p->device);
+			goto release;
+		}
+		if (r >= 0) {
+			p->exported[i] = true;
+			r = channel_configure(p, dir, i);
+		}
+		if (r < 0) {
+			pwm_report(p, false, LOG_ERR, "failed to set up PWM %u of %s: %s", ch,
+				   p->device, strerror(-r));
+			goto release;
+		}
+	}
+	pwm_report(p, true, LOG_INFO, "attached to %s (%s), period %llu ns", p->device,
+		   p->chip_dir, period_of(p));
+	return;
+release:
+	channels_release(p, false);
+	free(p->chip_dir);
+	p->chip_dir = NULL;
+}
+
+static void pwm_chip_gone(struct pwm_backend *p)
+{
+	channels_release(p, true);
+	free(p->chip_dir);
+	p->chip_dir = NULL;
+	pwm_report(p, false, LOG_WARNING,
+		   "waiting for PWM chip %s (removed); dimmed again when it comes back", p->chip);
+}
+
+/* ---- uevents ---- */
+
+/* "add@/devices/.../pwm/pwmchip3\0ACTION=add\0...SUBSYSTEM=pwm\0": chips only. */
+static int on_uevent(sd_event_source *s _unused_, int fd, uint32_t revents _unused_,
+		     void *userdata)
+{
+	struct pwm_watcher *w = userdata;
+	char buf[8192];
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		const char *chip, *at;
+		bool add, remove, pwm = false;
+
+		if (n <= 0)
+			return 0;
+		buf[n] = 0;
+		at = strchr(buf, '@');
+		chip = strrchr(buf, '/');
+		if (!at || !chip || strncmp(chip + 1, "pwmchip", 7) != 0)
+			continue;
+		for (const char *k = buf + strlen(buf) + 1; k < buf + n; k += strlen(k) + 1)
+			pwm = pwm || streq(k, "SUBSYSTEM=pwm");
+		add = strncmp(buf, "add@", 4) == 0;
+		remove = strncmp(buf, "remove@", 7) == 0;
+		if (!pwm || (!add && !remove))
+			continue;
+		for (struct pwm_backend *p = w->backends; p; p = p->next) {
+			if (remove && p->chip_dir && streq(strrchr(p->chip_dir, '/'), chip))
+				pwm_chip_gone(p);
+			else if (add && !p->chip_dir)
+				pwm_try_attach(p);
+		}
+	}
+}
+
+static int pwm_watcher_new(sd_event *event, const char *dev_dir _unused_, void **ret)
+{
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1};
+	struct pwm_watcher *w;
+	int r;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       NETLINK_KOBJECT_UEVENT);
+	if (w->fd < 0 || bind(w->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		/* Without uevents the backend still works; chips plugged in later are not
+		 * seen until a reload. */
+		log_warning_errno(errno,
+				  "pwm: cannot listen to kernel uevents (%m); PWM chips that appear "
+				  "later are taken at the next reload.");
+		w->fd = safe_close(w->fd);
+		*ret = w;
+		return 0;
+	}
+	r = sd_event_add_io(event, &w->io, w->fd, EPOLLIN, on_uevent, w);
+	if (r < 0) {
+		safe_close(w->fd);
+		free(w);
+		return r;
+	}
+	(void)sd_event_source_set_description(w->io, "pwm-uevents");
+	*ret = w;
+	return 0;
+}
+
+static void pwm_watcher_free(void *shared)
+{
+	struct pwm_watcher *w = shared;
+
+	if (!w)
+		return;
+	sd_event_source_disable_unref(w->io);
+	safe_close(w->fd);
+	free(w);
+}
+
+/* ---- ops ---- */
+
+static int pwm_attach(struct led_backend *b)
+{
+	struct pwm_backend *p = b->priv;
+
+	p->self = b;
+	p->brightness = b->ctx.brightness;
+	p->watcher = b->ctx.shared;
+	if (!p->watcher)
+		return -EINVAL;
+	p->next = p->watcher->backends;
+	p->watcher->backends = p;
+	pwm_try_attach(p);
+	return 0;
+}
+
+static int pwm_set(struct led_backend *b, unsigned brightness)
+{
+	struct pwm_backend *p = b->priv;
+	int r = 0;
+
+	p->brightness = brightness;
+	for (unsigned i = 0; p->chip_dir && i < p->n_channels; i++) {
+		_cleanup_free_ char *dir = NULL;
+		int k;
+
+		if (asprintf(&dir, "%s/pwm%u", p->chip_dir, p->channel[i]) < 0)
+			return -ENOMEM;
+		k = write_attr_u(dir, "duty_cycle", duty_of(p, brightness, i));
+		if (k == -ENOENT || k == -ENODEV) {
+			pwm_chip_gone(p);
+			return k;
+		}
+		r = r < 0 ? r : k;
+	}
+	return r;
+}
+
+static void pwm_detach(struct led_backend *b)
+{
+	struct pwm_backend *p = b->priv;
+
+	if (p->watcher)
+		for (struct pwm_backend **q = &p->watcher->backends; *q; q = &(*q)->next)
+			if (*q == p) {
+				*q = p->next;
+				break;
+			}
+	p->watcher = NULL;
+	if (p->chip_dir)
+		log_debug("%s: pwm: disabling and unexporting on %s.", led_name(p), p->device);
+	channels_release(p, false);
+	free(p->chip_dir);
+	free(p->device);
+	p->chip_dir = p->device = NULL;
+}
+
+const struct backend_ops backend_pwm = {
+    .name = "pwm",
+    .priv_size = sizeof(struct pwm_backend),
+    .shared_new = pwm_watcher_new,
+    .shared_free = pwm_watcher_free,
+    .parse = pwm_parse,
+    .verify = pwm_verify,
+    .claim = pwm_claim,
+    .attach = pwm_attach,
+    .set = pwm_set,
+    .detach = pwm_detach,
+    .same = pwm_same,
+    .free_priv = pwm_free_priv,
+};
