@@ -174,7 +174,7 @@ void bus_led_trigger_check(struct led *l)
 	}
 	free(bl->trigger);
 	bl->trigger = t;
-	bus_led_emit(l, "Trigger");
+	bus_led_emit(l, "Trigger", NULL);
 }
 
 static int on_trigger_check(sd_event_source *s _unused_, uint64_t usec _unused_, void *userdata)
