@@ -509,8 +509,12 @@ static void pwm_try_attach(struct pwm_backend *p)
 			r = channel_configure(p, dir, i);
 		}
 		if (r < 0) {
-			pwm_report(p, false, LOG_ERR, "failed to set up PWM %u of %s: %s", ch,
-				   p->device, strerror(-r));
+			pwm_report(p, false, LOG_ERR, "failed to set up PWM %u of %s: %s%s", ch,
+				   p->device, strerror(-r),
+				   r == -EROFS || r == -EACCES
+				       ? " (a sandbox keeps sysfs read-only: see \"Under the "
+					 "shipped systemd unit\" in uledsd.conf(5))"
+				       : "");
 			goto release;
 		}
 	}

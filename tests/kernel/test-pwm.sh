@@ -105,6 +105,9 @@ echo "$DEV" >"$DRV/bind"
 assert_true "the chip is back and pwm0 exported again" wait_for 10 test -e "$(chip_dir)/pwm0/enable"
 expect_duty 0 750000 "the duty cycle of the brightness set while the chip was away"
 expect_duty 3 100000 "the multicolour LED is back too"
+# The chip's removal took the foreign export of PWM 7 with it: the channel is free now.
+assert_true "pwm:busy takes PWM 7 once the re-added chip has it free" \
+	wait_for 5 grep -q "pwm:busy: pwm: attached" "$work/log"
 
 # --- a crash: the exports stay, the next start takes them back as its own -------------------
 kill -KILL "$pid"
@@ -120,7 +123,7 @@ wait "$pid" 2>/dev/null
 assert_true "pwm0 is unexported at exit" sh -c "! test -e $(chip_dir)/pwm0"
 assert_true "pwm4 is unexported at exit" sh -c "! test -e $(chip_dir)/pwm4"
 assert_true "the records are gone" sh -c "! ls /run/uledsd/pwm/$DEV:* 2>/dev/null | grep -q ."
-assert_true "the foreign export stays" test -e "$(chip_dir)/pwm7"
+assert_true "pwm7 (pwm:busy's since the chip came back) is unexported at exit" sh -c "! test -e $(chip_dir)/pwm7"
 
 # --- --check-config --------------------------------------------------------------------------
 mkdir "$work/bad"
