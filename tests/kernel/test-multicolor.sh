@@ -80,9 +80,11 @@ assert_eq 'a(su) 0' "$("${B[@]}" get-property io.uledsd1 /io/uledsd1/led/mc_3apl
 dbus-monitor --system "type='signal',interface='org.freedesktop.DBus.Properties',path='$P'" \
 	>"$work/mon" 2>/dev/null &
 mon=$!
-sleep 1
-echo "7 8 9" >"$L/$M/multi_intensity"
-wait_for 5 grep -q 'uint32 9' "$work/mon"
+# dbus-monitor is ready at an unknown moment (a loaded guest): write until a change shows.
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	echo "7 8 $((90 + i))" >"$L/$M/multi_intensity"
+	wait_for 2 grep -q "uint32 $((90 + i))" "$work/mon" && break
+done
 kill "$mon" 2>/dev/null
 assert_true "PropertiesChanged carries Color after a multi_intensity write" \
 	sh -c "grep -q 'string \"Color\"' $work/mon && grep -q 'uint32 7' $work/mon && grep -q 'uint32 8' $work/mon"
