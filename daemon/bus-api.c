@@ -177,6 +177,12 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	r = access_check(l->manager, msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
+	/* Not echoed back: a caller may send megabytes. */
+	if (strlen(t) > LED_NAME_MAX)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "A trigger name of %zu bytes is not a trigger name (at most "
+					 "%d); see %s/trigger for the available ones.",
+					 strlen(t), LED_NAME_MAX, l->sysfs);
 	if (!trigger_name_is_valid(t))
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_INVALID_ARGS,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -608,7 +609,21 @@ static int led_register(struct led *l, char **ret_error)
 			    "%s does not exist: load the uleds module (modprobe uleds; "
 			    "it ships in uledsd's kmod/, installable with DKMS).",
 			    m->uleds_path);
-		return error_setf(ret_error, -errno, "Failed to open %s: %s%s.", m->uleds_path,
+		if (errno == EMFILE || errno == ENFILE) {
+			struct rlimit rl = {0};
+			int e = errno;
+
+			/* One fd an LED: name the limit and where to raise it. */
+			(void)getrlimit(RLIMIT_NOFILE, &rl);
+			return error_setf(ret_error, -e,
+					  "%s:%u: [%s] cannot be created: %s (uledsd holds one "
+					  "file descriptor an LED; its limit is %llu). Raise "
+					  "LimitNOFILE= of uledsd.service, or define fewer LEDs.",
+					  c->file, c->line, c->name, strerror(e),
+					  (unsigned long long)rl.rlim_cur);
+		}
+		return error_setf(ret_error, -errno, "%s:%u: [%s] cannot be created: failed to open "
+				  "%s: %s%s.", c->file, c->line, c->name, m->uleds_path,
 				  strerror(errno),
 				  errno == EACCES ? " (uledsd must run as root)" : "");
 	}
