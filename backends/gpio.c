@@ -444,6 +444,12 @@ static bool attach_request(struct gpio_backend *p, struct chip_view *v, const ch
 			return false;
 		/* released in the meantime: once more */
 	}
+	/* The chip went between finding it and the request (seen in the soak test: a reload
+	 * while the chip is unplugged): not a failure, it is away; its return attaches. */
+	if (r == -ENODEV) {
+		gpio_report(p, false, LOG_WARNING, NULL, "waiting for %s (removed)", p->chip_name);
+		return false;
+	}
 	gpio_report(p, false, LOG_ERR,
 		    r == -EINVAL || r == -EOPNOTSUPP
 			? "Check gpio.drive and gpio.bias: the chip may not support them"
