@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# On the 6.1 kernel (vm-run-6.1.sh): the uleds ABI conformance test (64- and 32-bit), then the
-# torture test, in one boot. 6.1 lacks LED_REJECT_NAME_CONFLICT: the module's own name checks
+# On the 6.1 kernel (vm-run-6.1.sh): the uleds ABI conformance test (64- and 32-bit), the
+# torture test, then uledsd's core test (test-core.sh), in one boot. 6.1 lacks LED_REJECT_NAME_CONFLICT: the module's own name checks
 # are what these exercise there.
 # usage: test-kmod-6.1.sh ULEDS_ABI ULEDS_ABI_32 ULEDS_TORTURE SECONDS
 set -u
@@ -13,4 +13,7 @@ bash "$here/test-uleds-abi.sh" "$1" "$2" || rc=1
 # test-uleds-abi.sh ends with uleds reloaded; the torture needs it loaded, and unloads it.
 [ -c /dev/uleds ] || modprobe uleds || rc=1
 bash "$here/test-uleds-torture.sh" "$3" "$4" || rc=1
+# The daemon on 6.1 (issue 20): LEDs, triggers, reload, the name clash, exit.
+[ -c /dev/uleds ] || modprobe uleds || rc=1
+bash "$here/test-core.sh" || rc=1
 exit $rc

@@ -210,6 +210,13 @@ static void test_errors(void)
 	expect_error("[x]\ntrigger = timer\ntrigger.brightness = 5\n",
 		     "t.conf:3: 'trigger.brightness' does not name a trigger attribute: use "
 		     "trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
+	/* An attribute that tries to leave the LED's sysfs directory. */
+	expect_error("[x]\ntrigger = timer\ntrigger.../../../power/state = mem\n",
+		     "t.conf:3: 'trigger.../../../power/state' does not name a trigger attribute: "
+		     "use trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
+	expect_error("[x]\ntrigger = timer\ntrigger.device = 1\n",
+		     "t.conf:3: 'trigger.device' does not name a trigger attribute: use "
+		     "trigger.ATTRIBUTE with a lower-case sysfs name such as trigger.delay_on.");
 	expect_error(
 	    "[x]\ncolour = red\n",
 	    "t.conf:2: unknown key 'colour'; known keys: max_brightness, "
