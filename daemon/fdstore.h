@@ -19,8 +19,17 @@ int fdstore_take(struct manager *m, const char *name);
 struct conf;
 void fdstore_release_unused(struct manager *m, const struct conf *c);
 
-/* Store l's fd / tell systemd to drop it (LED removed or recreated). No-ops without systemd. */
+/* FDNAME of the fds stored in batches (uledsd's kmod). Never the escape of an LED name: that
+ * writes '%' as %25. */
+#define FDSTORE_BATCH_NAME "uleds%batch"
+
+/* Store l's fd: at once by its name (in-tree uleds), or queued for the next batch (kmod). */
 void fdstore_add(struct led *l);
+/* Send the queued fds now (before READY=1); otherwise done in the next loop iteration. */
+void fdstore_flush(struct manager *m);
+/* Drop l from the queue (it is being freed). */
+void fdstore_unqueue(struct led *l);
+/* Tell systemd to drop l's fd (LED removed or recreated). No-op without systemd. */
 void fdstore_remove(struct led *l);
-/* The same by name: an adopted fd whose LED could not be set up again. */
-void fdstore_forget(struct manager *m, const char *name);
+/* The same for an adopted fd not (or no longer) held by an LED; fd -1 when closed already. */
+void fdstore_forget(struct manager *m, const char *name, int fd);

@@ -625,7 +625,9 @@ static int led_register(struct led *l, char **ret_error)
 		return error_setf(ret_error, -errno, "%s:%u: [%s] cannot be created: failed to open "
 				  "%s: %s%s.", c->file, c->line, c->name, m->uleds_path,
 				  strerror(errno),
-				  errno == EACCES ? " (uledsd must run as root)" : "");
+				  errno == EACCES   ? " (uledsd must run as root)"
+				  : errno == EMFILE ? " (one fd per LED: raise LimitNOFILE=)"
+						    : "");
 	}
 	led_set_event_mode(l);
 	r = led_set_multicolor(l, ret_error);
@@ -796,8 +798,13 @@ int led_new(struct manager *m, struct led_conf *conf, int adopt_fd, struct led *
 		return -ENOMEM;
 	}
 	r = adopt_fd >= 0 ? led_adopt(l, adopt_fd, ret_error) : led_create(l, ret_error);
-	if (r < 0)
+	if (r < 0) {
+		/* systemd's copy would keep an adopted LED alive: remove it (kmod) before the
+		 * caller's FDSTOREREMOVE by name, which misses an fd stored in a batch. */
+		if (l->adopted)
+			fdstore_forget(m, l->name, l->fd);
 		return r;
+	}
 	pending = r > 0;
 	/* All LEDs share one sd-event source (led-watch.c): a wakeup reads every ready LED. */
 	r = led_watch_add(m, l);
@@ -830,6 +837,7 @@ struct led *led_free(struct led *l)
 	led_state_free(l);
 	/* Before close: the fd store's copy keeps the epoll item alive (led-watch.h). */
 	led_watch_remove(l->manager, l);
+	fdstore_unqueue(l);
 	safe_close(l->fd);
 	led_conf_free(l->conf);
 	free(l->sysfs);

@@ -34,6 +34,7 @@ struct led {
 	size_t event_size;		    /* event mode: bytes a record */
 	unsigned blink_on_ms, blink_off_ms; /* an offloaded blink runs: both 0 when none */
 	unsigned long long lost;	    /* records the kernel's ring dropped */
+	bool store_queued; /* waits for the next fd store batch (fdstore.c) */
 	bool watched; /* in the manager's epoll set (led-watch.c) */
 	char *sysfs; /* e.g. /sys/class/leds/NAME */
 	void *bus;   /* D-Bus object state (bus.c) */

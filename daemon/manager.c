@@ -80,6 +80,8 @@ struct manager *manager_free(struct manager *m)
 	led_watch_free(m);
 	m->backend_shared = backend_shared_free(m->backend_shared);
 	fdstore_release_unused(m, NULL);
+	free(m->store_queue);
+	sd_event_source_disable_unref(m->store_flush);
 	free(m->stored_fds);
 	free(m->stored_names);
 	strv_free(m->config_dirs);
@@ -206,7 +208,7 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 		/* Configured with another max_brightness while uledsd was down: a new device. */
 		log_info("%s: max_brightness changed while uledsd was not running; recreating.",
 			 lc->name);
-		fdstore_forget(m, lc->name);
+		fdstore_forget(m, lc->name, fd);
 		fd = safe_close(fd);
 		wait_led_gone(m, lc->name);
 	}
@@ -216,7 +218,7 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 	if (r < 0) {
 		/* systemd still holds a copy of the fd: without this the LED would stay. */
 		if (adopted)
-			fdstore_forget(m, adopted);
+			fdstore_forget(m, adopted, -1);
 		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
 		return r;
 	}
@@ -281,12 +283,31 @@ static void raise_nofile(void)
 {
 	struct rlimit rl;
 
-	/* One fd per LED plus GPIO requests: 1000 LEDs do not fit in the default 1024. */
+	/* One fd per LED plus GPIO requests: 1000 LEDs do not fit in the default 1024. The soft
+	 * limit only matters to select(), which uledsd does not use. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
 			log_debug_errno(errno, "Failed to raise RLIMIT_NOFILE: %m");
 	}
+}
+
+/* Said before the LEDs are made, not as a "Too many open files" on the first LED that fails. */
+static void check_nofile(const struct conf *c)
+{
+	unsigned long long need = 64; /* the bus, signals, inotify, chips, the fd store's copy */
+	struct rlimit rl;
+
+	for (size_t i = 0; i < c->n_leds; i++)
+		need += 1 + c->leds[i]->n_backends; /* the uleds fd, a GPIO line request */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    need <= rl.rlim_cur)
+		return;
+	log_warning("%zu LEDs need up to %llu file descriptors, but the limit is %llu even "
+		    "after raising it to the hard limit; the LEDs beyond it fail with 'Too many "
+		    "open files'. Raise LimitNOFILE= (systemctl edit uledsd) or the hard limit "
+		    "(ulimit -Hn) to at least %llu.",
+		    c->n_leds, need, (unsigned long long)rl.rlim_cur, need);
 }
 
 static int manager_watch_signals(struct manager *m)
@@ -440,6 +461,7 @@ int manager_start(struct manager *m)
 	r = manager_check_can_run(m, c);
 	if (r < 0)
 		return r;
+	check_nofile(c);
 	for (size_t i = 0; i < c->n_leds; i++)
 		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &m->load_errors, &n_errors) == -ENOMEM)
 			return log_oom();
@@ -451,6 +473,7 @@ int manager_start(struct manager *m)
 	fdstore_release_unused(m, c);
 	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
 	malloc_trim(0);
+	fdstore_flush(m); /* before READY=1: a crash from then on finds every LED kept */
 	log_info("Ready: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
 	return 0;
@@ -551,6 +574,7 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	}
 	m->reloading = false;
 	m->n_reloads++;
+	fdstore_flush(m); /* the new LEDs are kept when READY=1 says the reload is done */
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");

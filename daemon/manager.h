@@ -48,6 +48,11 @@ struct manager {
 	struct led_watch *led_watch;	       /* every LED's fd, one sd-event source */
 	struct recorder *recorders;	       /* Manager.Record() pipes (record.c) */
 
+	/* LEDs whose fds go to the fd store in the next batch (fdstore.c) */
+	struct led **store_queue;
+	size_t n_store_queue;
+	sd_event_source *store_flush;
+
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
 	int *stored_fds;
 	char **stored_names;

@@ -397,7 +397,7 @@ static void restore_one(struct manager *m, const char *path)
 	}
 	if (led_new(m, TAKE_PTR(c->leds[0]), fd, &l, &err) < 0) {
 		log_error("%s", err ? err : "Failed to adopt a transient LED.");
-		fdstore_forget(m, name);
+		fdstore_forget(m, name, -1);
 		(void)unlink(path);
 		return;
 	}

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -569,6 +570,93 @@ static void test_many(void)
 	free(text);
 }
 
+/* Receives one datagram from the fake notify socket: its text and how many fds it carried
+ * (closed). -1 when none waits. */
+static int recv_notify(int sock, char *text, size_t size)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int) * 512)];
+	} control;
+	struct iovec iov = {.iov_base = text, .iov_len = size - 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+			    .msg_controllen = sizeof(control.buf)};
+	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	int n_fds = 0;
+
+	if (n < 0)
+		return -1;
+	text[n] = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_type == SCM_RIGHTS) {
+			n_fds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			for (int i = 0; i < n_fds; i++)
+				close(((int *)CMSG_DATA(c))[i]);
+		}
+	return n_fds;
+}
+
+/* With uledsd's kmod (uleds_ext 1) fds go to systemd in batches of at most 253 (SCM_MAX_FD)
+ * under one FDNAME, sent before READY=1 or in the next loop iteration; a queued LED freed before
+ * that is not sent; an LED removed is dropped by name when its fd is no kmod fd (ENOTTY). */
+#define N_STORE 300
+static void test_store_batches(void)
+{
+	struct manager *m = new_manager();
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int peers[N_STORE + 1], sock, n1, n2, n3;
+	struct led *leds[N_STORE + 1];
+	char text[256], t1[256] = "", t2[256] = "";
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify", tmpdir);
+	sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0 || bind(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		exit(2);
+	setenv("NOTIFY_SOCKET", sa.sun_path, 1);
+	for (int i = 0; i <= N_STORE; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "st%03d", i);
+		leds[i] = add_rec_led(m, name, &peers[i]);
+	}
+	m->notify = true;
+	m->uleds_ext = 1;
+	for (int i = 0; i < N_STORE; i++)
+		fdstore_add(leds[i]);
+	CHECK_INT(recv_notify(sock, text, sizeof(text)), -1, "nothing sent before the flush");
+	manager_remove_led(m, 0, true); /* st000: queued, never sent */
+	fdstore_flush(m);
+	n1 = recv_notify(sock, t1, sizeof(t1));
+	n2 = recv_notify(sock, t2, sizeof(t2));
+	n3 = recv_notify(sock, text, sizeof(text));
+	CHECK(n1 == 253 && n2 == N_STORE - 1 - 253 && n3 == -1,
+	      "%d fds in two datagrams of 253 and %d: got %d, %d, %d", N_STORE - 1,
+	      N_STORE - 1 - 253, n1, n2, n3);
+	CHECK_STR(t1, "FDSTORE=1\nFDNAME=" FDSTORE_BATCH_NAME, "a batch's message");
+	CHECK_STR(t2, "FDSTORE=1\nFDNAME=" FDSTORE_BATCH_NAME, "the second batch's message");
+
+	fdstore_add(leds[N_STORE]); /* made later (CreateLED): sent by the next loop iteration */
+	sd_event_run(m->event, 0);
+	CHECK_INT(recv_notify(sock, text, sizeof(text)), 1, "a later LED's fd sent by the loop");
+
+	/* A socketpair answers ULEDS_IOC_DEV_REMOVE with ENOTTY, as the in-tree driver does. */
+	manager_remove_led(m, 0, true);
+	CHECK_INT(recv_notify(sock, text, sizeof(text)), 0, "removal without the kmod: a message");
+	CHECK_STR(text, "FDSTOREREMOVE=1\nFDNAME=st001", "FDSTOREREMOVE by the LED's name");
+
+	m->uleds_ext = 0; /* in-tree uleds: each fd at once, under its LED's name */
+	fdstore_add(m->leds[0]);
+	CHECK_INT(recv_notify(sock, text, sizeof(text)), 1, "in-tree: one fd a message, at once");
+	CHECK_STR(text, "FDSTORE=1\nFDNAME=st002", "in-tree: FDNAME is the LED's name");
+
+	m->notify = false;
+	manager_free(m);
+	unsetenv("NOTIFY_SOCKET");
+	close(sock);
+	for (int i = 0; i <= N_STORE; i++)
+		close(peers[i]);
+}
+
 int main(void)
 {
 	char p[128];
@@ -588,6 +676,7 @@ int main(void)
 	test_reload();
 	test_retry();
 	test_many();
+	test_store_batches();
 	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
 	if (system(p) != 0)
 		return 2;
