@@ -27,6 +27,11 @@ else
 	SCALES="1 100 1000"
 fi
 BIG=1000 # LEDs of the many-LED throughput run (and the largest scale)
+HUGE=${ULEDSD_BENCH_HUGE:-10000} # the scale point of issue 19 (0: skip)
+[ "$quick" = 1 ] && HUGE=${ULEDSD_BENCH_HUGE:-2000}
+# uledsd as it was before a change (bench/run.sh --before REV): measured alongside, same boot.
+before=$build/bench/before/uledsd
+[ -x "$before" ] || before=
 
 log() { echo "bench: $*" >&2; }
 result() { echo "$1" | tee -a "$out"; }
@@ -38,7 +43,7 @@ result() { echo "$1" | tee -a "$out"; }
 # where leds-gpio's work runs, are held to CPU 0 as well.
 FWD_CPU=0
 M() { taskset -c 0 "$measure" "$@"; }
-only=${ULEDSD_BENCH_ONLY:-scale latency batch modes dbus}
+only=${ULEDSD_BENCH_ONLY:-scale latency batch huge modes dbus}
 want() { [[ " $only " == *" $1 "* ]]; }
 perf_on=${ULEDSD_BENCH_PERF:-0}
 
@@ -153,6 +158,10 @@ sim benchu $BIG
 U_CHIP=$SIM_CHIP U_LINE=$SIM_LINE
 sim benchb $BIG
 B_CHIP=$SIM_CHIP B_LINE=$SIM_LINE
+if [ -n "$before" ]; then
+	sim benchv $BIG
+	V_CHIP=$SIM_CHIP V_LINE=$SIM_LINE
+fi
 
 mkdir -p /run/dbus /etc/dbus-1/system.d
 cat >/etc/dbus-1/system.d/bench-uledsd.conf <<'EOF'
@@ -179,6 +188,10 @@ for n in $SCALES; do
 	conf "$work/plain" sp "$n" ""
 	spawn "uledsd-plain-$n" "$uledsd" -c "$work/plain" -b none
 	stop "$SPAWN_PID"
+	if [ -n "$before" ]; then
+		spawn "before-plain-$n" "$before" -c "$work/plain" -b none
+		stop "$SPAWN_PID"
+	fi
 	# A deployment: every LED on a GPIO line (chip by label) and on D-Bus.
 	conf "$work/full" sf "$n" "backends = gpio, dbus
 gpio.chip = benchu
@@ -201,6 +214,15 @@ spawn uledsd-lat "$uledsd" -c "$work/lat" -b system
 lat_pid=$SPAWN_PID
 spawn baseline-lat "$baseline" "/dev/$LAT_CHIP" bench:baseline 1
 base_pid=$SPAWN_PID
+before_pid=
+if [ -n "$before" ]; then
+	conf "$work/latv" "bench:before" 1 "backends = gpio
+gpio.chip = bench
+gpio.line = 3"
+	sed -i 's/^\[bench:before0\]/[bench:before]/' "$work/latv/10-bench.conf"
+	spawn before-lat "$before" -c "$work/latv" -b system
+	before_pid=$SPAWN_PID
+fi
 insmod "$ULEDSD_KMOD_DIR/ledsgpio-floor.ko" chip=bench line=2 name=bench:floor
 for _ in $(seq 100); do [ -e /sys/class/leds/bench:floor ] && break; sleep 0.05; done
 [ -e /sys/class/leds/bench:floor ] || { log "leds-gpio did not bind bench:floor"; dmesg | tail >&2; exit 1; }
@@ -216,11 +238,13 @@ L=/sys/class/leds
 subjects=("uledsd,$L/bench:uledsd/brightness,${LAT_LINE}0/value"
 	"baseline,$L/bench:baseline/brightness,${LAT_LINE}1/value"
 	"leds-gpio,$L/bench:floor/brightness,${LAT_LINE}2/value")
+[ -n "$before" ] && subjects+=("uledsd-before,$L/bench:before/brightness,${LAT_LINE}3/value")
 M latency "$LAT_N" "$LAT_BLOCK" 1000 "${subjects[@]}" | while read -r l; do result "$l"; done
 log "throughput, 1 LED (closed loop)"
 M latency "$PP_N" "$LAT_BLOCK" 0 "${subjects[@]}" | while read -r l; do result "$l"; done
 stop "$lat_pid"
 stop "$base_pid"
+[ -n "$before_pid" ] && stop "$before_pid"
 rmmod ledsgpio_floor
 fi
 
@@ -234,13 +258,84 @@ spawn "uledsd-many" "$uledsd" -c "$work/many" -b system
 many_pid=$SPAWN_PID
 spawn "baseline-many" "$baseline" "/dev/$B_CHIP" tb 0 "$BIG"
 bmany_pid=$SPAWN_PID
-settle "$many_pid" "$bmany_pid" "$dbus_pid"
-profile batch "$many_pid" 20
-M batch "$BIG" "$BATCH_ROUNDS" "$BATCH_BLOCKS" "uledsd,tu,$U_LINE,0" "baseline,tb,$B_LINE,0" |
+batch_subjects=("uledsd,tu,$U_LINE,0,$many_pid" "baseline,tb,$B_LINE,0,$bmany_pid")
+vmany_pid=
+if [ -n "$before" ]; then
+	conf "$work/manyv" tv "$BIG" "backends = gpio
+gpio.chip = benchv
+gpio.line = %i"
+	spawn "before-many" "$before" -c "$work/manyv" -b system
+	vmany_pid=$SPAWN_PID
+	batch_subjects+=("uledsd-before,tv,$V_LINE,0,$vmany_pid")
+fi
+settle "$many_pid" "$bmany_pid" "$dbus_pid" ${vmany_pid:+"$vmany_pid"}
+# Profiles (ULEDSD_BENCH_PERF=1) of untimed rounds: perf would slow the timed ones.
+if [ "$perf_on" = 1 ]; then
+	profile batch "$many_pid" 10
+	M batch "$BIG" 4 1 "uledsd,tu,$U_LINE,0" >/dev/null
+	profile_report batch
+	if [ -n "$vmany_pid" ]; then
+		profile batch-before "$vmany_pid" 10
+		M batch "$BIG" 4 1 "uledsd-before,tv,$V_LINE,0" >/dev/null
+		profile_report batch-before
+	fi
+fi
+# Syscalls per forwarded change (strace -c), one block each, outside the timed runs.
+strace_c() {
+	local label=$1 pid=$2 spec=$3
+	strace -c -f -p "$pid" -o "$work/strace-$label.txt" &
+	local sp=$!
+	sleep 1
+	M batch "$BIG" 1 1 "$spec" >/dev/null
+	kill -INT "$sp"; wait "$sp" 2>/dev/null || :
+	local calls
+	calls=$(awk '$NF == "total" { print $(NF-1) }' "$work/strace-$label.txt")
+	cp "$work/strace-$label.txt" "$build/bench/strace-$label.txt"
+	result "{\"kind\":\"syscalls\",\"subject\":\"$label\",\"changes\":$BIG,\"calls\":${calls:-0}}"
+}
+if command -v strace >/dev/null; then
+	strace_c uledsd "$many_pid" "uledsd,tu,$U_LINE,0"
+	strace_c baseline "$bmany_pid" "baseline,tb,$B_LINE,0"
+	[ -n "$vmany_pid" ] && strace_c uledsd-before "$vmany_pid" "uledsd-before,tv,$V_LINE,0"
+fi
+M batch "$BIG" "$BATCH_ROUNDS" "$BATCH_BLOCKS" "${batch_subjects[@]}" |
 	while read -r l; do result "$l"; done
-profile_report batch
 stop "$many_pid"
 stop "$bmany_pid"
+[ -n "$vmany_pid" ] && stop "$vmany_pid"
+fi
+
+# --- 10 000 LEDs: start-up, RSS, a full round, a reload that changes one LED ---------------
+if want huge && [ "$HUGE" -gt 0 ]; then
+	log "scale: $HUGE LEDs"
+	result "$(M register "$HUGE")"
+	conf "$work/huge" hp "$HUGE" ""
+	spawn "uledsd-plain-$HUGE" "$uledsd" -c "$work/huge" -b none
+	stop "$SPAWN_PID"
+	sim benchh "$HUGE"
+	H_LINE=$SIM_LINE
+	conf "$work/hugeg" hg "$HUGE" "backends = gpio
+gpio.chip = benchh
+gpio.line = %i"
+	spawn "uledsd-gpio-$HUGE" "$uledsd" -c "$work/hugeg" -b none
+	huge_pid=$SPAWN_PID
+	settle "$huge_pid"
+	M batch "$HUGE" 1 1 "uledsd,hg,$H_LINE,0,$huge_pid" |
+		sed 's/"kind":"batch"/"kind":"huge-round"/' | while read -r l; do result "$l"; done
+	# Reload with one LED's settings changed: the others are compared and left alone.
+	sed -i '0,/^gpio.line = 0$/s//gpio.line = 0\ntrigger = default-on/' "$work/hugeg/10-bench.conf"
+	reloads0=$(grep -c '^Reloaded' "$work/uledsd-gpio-$HUGE.log" || :)
+	updated0=$(grep -c 'updating in place' "$work/uledsd-gpio-$HUGE.log" || :)
+	t0=$(date +%s%N)
+	kill -HUP "$huge_pid"
+	for _ in $(seq 6000); do
+		[ "$(grep -c '^Reloaded' "$work/uledsd-gpio-$HUGE.log" || :)" -gt "$reloads0" ] && break
+		sleep 0.01
+	done
+	t1=$(date +%s%N)
+	updated=$(($(grep -c 'updating in place' "$work/uledsd-gpio-$HUGE.log" || :) - updated0))
+	result "{\"kind\":\"huge-reload\",\"leds\":$HUGE,\"usec\":$(((t1 - t0) / 1000)),\"updated\":$updated,\"rss_kib\":$(awk '/VmRSS/ { print $2 }' "/proc/$huge_pid/status")}"
+	stop "$huge_pid"
 fi
 
 # --- event mode vs latest-value mode: CPU per forwarded transition ---------------------------

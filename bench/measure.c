@@ -137,7 +137,33 @@ struct subject {
 	size_t n;
 	unsigned int timeouts;
 	double busy_usec; /* time spent in changes (for the closed-loop rate) */
+	pid_t pid;	  /* batch: the forwarder, whose CPU time is measured (0: not) */
+	double cpu_nsec;  /* its CPU time (user + system) during the subject's blocks */
 };
+
+/* CPU time (user + system) of every thread of pid so far, in ns: the first field of
+ * /proc/PID/task/TID/schedstat (sum_exec_runtime), exact where /proc/PID/stat counts ticks. */
+static double proc_cpu_nsec(pid_t pid)
+{
+	char pattern[64];
+	double sum = 0;
+	glob_t g;
+
+	snprintf(pattern, sizeof(pattern), "/proc/%d/task/*/schedstat", (int)pid);
+	if (pid <= 0 || glob(pattern, 0, NULL, &g) != 0)
+		return -1;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "re");
+		unsigned long long ns;
+
+		if (f && fscanf(f, "%llu", &ns) == 1)
+			sum += (double)ns;
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+	return sum;
+}
 
 static char *split(char **s)
 {
@@ -258,13 +284,14 @@ static int cmd_batch(int argc, char **argv)
 		subs[i].a = split(&p);
 		subs[i].b = split(&p);
 		subs[i].first = (unsigned int)strtoul(split(&p), NULL, 10);
+		subs[i].pid = *p ? (pid_t)strtol(split(&p), NULL, 10) : 0;
 	}
 	/* Blocks rotate over the subjects; the fds of one subject are open at a time. */
 	for (unsigned int blk = 0; blk < blocks; blk++) {
 		for (int i = 0; i < ns; i++) {
 			struct subject *s = &subs[i];
 			char path[512];
-			double t0;
+			double t0, cpu0;
 
 			for (unsigned int j = 0; j < count; j++) {
 				snprintf(path, sizeof(path), "/sys/class/leds/%s%u/brightness", s->a, j);
@@ -273,6 +300,7 @@ static int cmd_batch(int argc, char **argv)
 				sim_fd[j] = open_or_die(path, O_RDONLY);
 			}
 			t0 = now_usec_f();
+			cpu0 = proc_cpu_nsec(s->pid);
 			for (unsigned int r = 0; r < rounds; r++) {
 				int want = s->level = !s->level;
 				unsigned int np = count;
@@ -297,6 +325,8 @@ static int cmd_batch(int argc, char **argv)
 				s->n += count - np;
 			}
 			s->busy_usec += now_usec_f() - t0;
+			if (cpu0 >= 0)
+				s->cpu_nsec += proc_cpu_nsec(s->pid) - cpu0;
 			for (unsigned int j = 0; j < count; j++) {
 				close(led_fd[j]);
 				close(sim_fd[j]);
@@ -307,9 +337,10 @@ static int cmd_batch(int argc, char **argv)
 		struct subject *s = &subs[i];
 
 		printf("{\"kind\":\"batch\",\"subject\":\"%s\",\"leds\":%u,\"n\":%zu,\"timeouts\":%u,"
-		       "\"rate\":%.1f}\n",
+		       "\"rate\":%.1f,\"cpu_ms_per_10k\":%.1f}\n",
 		       s->label, count, s->n, s->timeouts,
-		       s->busy_usec > 0 ? (double)s->n * 1e6 / s->busy_usec : 0);
+		       s->busy_usec > 0 ? (double)s->n * 1e6 / s->busy_usec : 0,
+		       s->pid > 0 && s->n ? s->cpu_nsec / 1e6 * 10000 / (double)s->n : -1);
 	}
 	return 0;
 }

@@ -39,10 +39,14 @@ def main():
     readme = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
     rows = load(src)
     meta = find(rows, "meta") or {}
-    lat = {s: find(rows, "latency", s) for s in ("uledsd", "baseline", "leds-gpio")}
-    pp = {s: find(rows, "pingpong", s) for s in ("uledsd", "baseline", "leds-gpio")}
-    batch = {s: find(rows, "batch", s) for s in ("uledsd", "baseline")}
-    scales = sorted({r["leds"] for r in rows if r.get("kind") == "register"})
+    subjects = ("uledsd", "baseline", "leds-gpio", "uledsd-before")
+    lat = {s: find(rows, "latency", s) for s in subjects}
+    pp = {s: find(rows, "pingpong", s) for s in subjects}
+    batch = {s: find(rows, "batch", s) for s in ("uledsd", "baseline", "uledsd-before")}
+    scales = sorted({r["leds"] for r in rows if r.get("kind") == "register"
+                     and find(rows, "startup", f"uledsd-full-{r['leds']}")})
+    huge_round = find(rows, "huge-round")
+    huge = huge_round["leds"] if huge_round else None
     targets = []  # (what, value text, target text, pass)
 
     def target(what, value, limit, ok, fmt="{:.2f}x"):
@@ -76,6 +80,24 @@ def main():
         target(f"RSS {big} LEDs (gpio + dbus backends)",
                g(full, "rss_kib") / 1024 if g(full, "rss_kib") else None, "<= 8 MiB",
                lambda v: v <= 8, "{:.1f} MiB")
+    target("CPU time per 10 000 changes (1000 LEDs) uledsd / baseline",
+           ratio(g(batch["uledsd"], "cpu_ms_per_10k"), g(batch["baseline"], "cpu_ms_per_10k")),
+           "<= 1.2x", lambda v: v <= 1.2)
+    if huge:
+        hp = find(rows, "startup", f"uledsd-plain-{huge}")
+        hg = find(rows, "startup", f"uledsd-gpio-{huge}")
+        hr = find(rows, "huge-reload")
+        target(f"{huge} LEDs: RSS with gpio backends", g(hg, "rss_kib") / 1024 if g(hg, "rss_kib") else None,
+               "<= 16 MiB", lambda v: v <= 16, "{:.1f} MiB")
+        target(f"{huge} LEDs: a full round forwarded", huge_round["n"], f"{huge}",
+               lambda v: v == huge, "{}")
+        target(f"{huge} LEDs: reload with one LED changed updates one", g(hr, "updated"), "1",
+               lambda v: v == 1, "{}")
+    for r in rows:
+        if r.get("kind") == "systemd" and r["subject"] == "uledsd":
+            per1000 = (r["pid1_switches"] - r["pid1_idle_switches"]) * 1000 / r["changes"]
+            target(f"PID 1 wakeups per 1000 LED changes ({r['leds']} LEDs in the fd store)", per1000,
+                   "0 (<= 10: idle noise)", lambda v: v <= 10, "{:.0f}")
     for r in rows:
         if r.get("kind") == "idle" and r["subject"].startswith("uledsd"):
             target(f"idle wakeups in {r['seconds']} s, {r['subject']}", r["wakeups"], "0",
@@ -108,12 +130,18 @@ def main():
     md.append("")
     md.append("Throughput, changes/s forwarded end to end (closed loop):")
     md.append("")
-    md.append("| subject | 1 LED (write, wait, repeat) | p50 µs | many LEDs (all written, then all awaited) |")
-    md.append("|---|---|---|---|")
-    for s in ("uledsd", "baseline", "leds-gpio"):
+    md.append("| subject | 1 LED (write, wait, repeat) | p50 µs | many LEDs (all written, then all awaited) "
+              "| CPU ms per 10 000 changes (many LEDs) | syscalls per change (strace -c) |")
+    md.append("|---|---|---|---|---|---|")
+    for s in subjects:
         p, b = pp.get(s), batch.get(s)
+        sc = find(rows, "syscalls", s)
+        if not p and not b:
+            continue
         md.append(f"| {s} | {p['rate']:.0f} | {p['p50']:.0f} | " if p else f"| {s} | - | - | ")
         md[-1] += f"{b['rate']:.0f} ({b['leds']} LEDs) |" if b else "- |"
+        md[-1] += (f" {b['cpu_ms_per_10k']:.0f} |" if b and b.get("cpu_ms_per_10k", -1) >= 0 else " - |")
+        md[-1] += f" {sc['calls'] / sc['changes']:.2f} |" if sc and sc["changes"] else " - |"
     md.append("")
     md.append("Start-up (fork to READY=1) and RSS after start:")
     md.append("")
@@ -154,6 +182,37 @@ def main():
         md.append(f"| latest-value (one int a read) | {lv:.1f} µs | "
                   + (f"{pl['p50']:.0f} | {pl['rate']:.0f} |" if pl else "- | - |"))
         md.append(f"| ratio event / latest-value | {ratio(ev, lv):.2f}x | | |" if lv else "| ratio | - | | |")
+        md.append("")
+    before_plain = [find(rows, "startup", f"before-plain-{n}") for n in scales]
+    if any(before_plain):
+        md.append("Start-up without backends, uledsd before the change (same boot): " + ", ".join(
+            f"{n} LEDs {r['usec'] / 1000:.1f} ms" for n, r in zip(scales, before_plain) if r) + ".")
+        md.append("")
+    if huge:
+        reg = find(rows, "register", leds=huge)
+        hp = find(rows, "startup", f"uledsd-plain-{huge}")
+        hg = find(rows, "startup", f"uledsd-gpio-{huge}")
+        hr = find(rows, "huge-reload")
+        md.append(f"{huge} LEDs (standalone): bare registration {g(reg, 'usec') / 1000:.0f} ms; uledsd "
+                  f"without backends starts in {g(hp, 'usec') / 1000:.0f} ms "
+                  f"({ratio(g(hp, 'usec'), g(reg, 'usec')):.2f}x), RSS {g(hp, 'rss_kib') / 1024:.1f} MiB; "
+                  f"with a GPIO line each in {g(hg, 'usec') / 1000:.0f} ms, RSS {g(hg, 'rss_kib') / 1024:.1f} MiB; "
+                  f"a round of {huge} changes: {huge_round['n']} forwarded, {huge_round['rate']:.0f}/s, "
+                  f"{huge_round['cpu_ms_per_10k']:.0f} ms CPU per 10 000; a reload with one LED changed: "
+                  f"{g(hr, 'usec') / 1000:.0f} ms, {g(hr, 'updated')} LED updated."
+                  if reg and hp and hg and hr else f"{huge} LEDs: incomplete, see results.json.")
+        md.append("")
+    sd = [r for r in rows if r.get("kind") == "systemd"]
+    if sd:
+        md.append("Under systemd 252 as PID 1 (second boot), no backends, every fd in the fd store:")
+        md.append("")
+        md.append("| subject | LEDs | start (systemd-run to READY=1) | fds stored | RSS | PID 1 context switches: "
+                  "LED changes / as long idle | systemctl stop | LEDs left |")
+        md.append("|---|---|---|---|---|---|---|---|")
+        for r in sd:
+            md.append(f"| {r['subject']} | {r['leds']} | {r['start_usec'] / 1000:.0f} ms | {r['stored']} | "
+                      f"{r['rss_kib'] / 1024:.1f} MiB | {r['pid1_switches']} ({r['changes']} changes) / "
+                      f"{r['pid1_idle_switches']} | {r['stop_usec'] / 1000:.0f} ms | {r['left']} |")
         md.append("")
     dbus = [r for r in rows if r.get("kind") == "dbus"]
     if dbus:

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The benchmark's systemd part (issue 19), in the test VM with systemd 252 as PID 1 (run by
+# bench/run.sh through tests/kernel/vm-run.sh --systemd): start-up under systemd with every
+# LED fd in its fd store, the fd store's count, PID 1's wakeups while LEDs change, the stop.
+# Appends JSON lines to $ULEDSD_BUILD_ROOT/bench/results.jsonl.
+set -euo pipefail
+
+build=$ULEDSD_BUILD_ROOT
+out=$build/bench/results.jsonl
+quick=${ULEDSD_BENCH_QUICK:-0}
+sizes="1000 ${ULEDSD_BENCH_HUGE:-10000}"
+[ "$quick" = 1 ] && sizes="100 1000"
+before=$build/bench/before/uledsd
+subjects="uledsd=$build/daemon/uledsd"
+[ -x "$before" ] && subjects+=" uledsd-before=$before"
+work=$(mktemp -d)
+
+log() { echo "bench-systemd: $*" >&2; }
+result() { echo "$1" | tee -a "$out"; }
+usec() { echo $(($(date +%s%N) / 1000)); }
+pid1_switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' /proc/1/status; }
+
+conf() {
+	local dir=$1 prefix=$2 count=$3 i
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for ((i = 0; i < count; i++)); do
+		printf '[%s%u]\nmax_brightness = 255\n\n' "$prefix" "$i"
+	done >"$dir/10-bench.conf"
+}
+
+# Changes COUNT LEDs PREFIX0.. once each (a sysfs write, as a trigger or user would).
+flood() {
+	local prefix=$1 count=$2 level=$3 i
+	for ((i = 0; i < count; i++)); do
+		echo "$level" >"/sys/class/leds/$prefix$i/brightness"
+	done
+}
+
+timeout 120 systemctl is-system-running --wait >/dev/null || :
+for n in $sizes; do
+	conf "$work/c$n" "s${n}x" "$n"
+	for subj in $subjects; do
+		label=${subj%%=*} bin=${subj#*=}
+		unit=bench-$label-$n
+		log "$label, $n LEDs under systemd"
+		t0=$(usec)
+		# systemd-run returns when the start job is done: at READY=1, which uledsd sends
+		# once every LED's fd is in the store (fdstore_flush()).
+		systemd-run --quiet --unit="$unit" -p Type=notify -p FileDescriptorStoreMax=16384 \
+			-p LimitNOFILE=65536 -p TimeoutStartSec=600 "$bin" -c "$work/c$n" -b none
+		t1=$(usec)
+		pid=$(systemctl show -P MainPID "$unit")
+		stored=0
+		for _ in $(seq 600); do
+			stored=$(systemctl show -P NFileDescriptorStore "$unit")
+			[ "$stored" -ge "$n" ] && break
+			sleep 0.1
+		done
+		t2=$(usec)
+		rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status")
+		sleep 2
+		# PID 1's context switches while M LEDs change (and 1 s after), then over as long
+		# with nothing changing: the difference is what the changes cost it.
+		m=$((n < 1000 ? n : 1000))
+		a=$(pid1_switches) ta=$(usec)
+		flood "s${n}x" "$m" 1
+		sleep 1
+		c=$(pid1_switches) tc=$(usec)
+		sleep "$(awk -v u=$((tc - ta)) 'BEGIN { print u / 1e6 }')"
+		d=$(pid1_switches)
+		flood "s${n}x" "$m" 0
+		t3=$(usec)
+		systemctl stop "$unit"
+		t4=$(usec)
+		left=$(ls /sys/class/leds | grep -c "^s${n}x" || :)
+		result "{\"kind\":\"systemd\",\"subject\":\"$label\",\"leds\":$n,\"start_usec\":$((t1 - t0)),\"stored\":$stored,\"stored_usec\":$((t2 - t0)),\"rss_kib\":${rss:-0},\"changes\":$m,\"pid1_switches\":$((c - a)),\"pid1_idle_switches\":$((d - c)),\"window_usec\":$((tc - ta)),\"stop_usec\":$((t4 - t3)),\"left\":$left}"
+	done
+done
+log "done"
