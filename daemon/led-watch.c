@@ -4,7 +4,9 @@
  * sd-event dispatches one source per loop iteration and calls epoll_wait() before each, so a
  * burst over n LEDs as n sources costs n epoll_wait() calls besides the reads. Here the LED fds
  * sit in an epoll set of their own, whose fd is one sd-event source: a wakeup reads up to
- * LED_WATCH_BATCH ready LEDs with one epoll_wait() (bench/README.md, "what changed"). */
+ * LED_WATCH_BATCH ready LEDs with one epoll_wait() (bench/README.md, "what changed").
+ * While there is only one LED its fd is an sd-event source of its own: the set would cost that
+ * LED a nested poll in the kernel on every change, and there is no batch to gain. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -20,7 +22,9 @@ struct led_watch {
 	int epfd;
 	sd_event_source *source;
 	unsigned n_members;
-	struct led *only; /* the one member when n_members == 1, if known */
+	/* The first LED, until a second one comes: watched directly, not in the set. */
+	struct led *direct;
+	sd_event_source *direct_source;
 	/* The batch being dispatched: a member removed meanwhile is cleared here. */
 	struct epoll_event batch[LED_WATCH_BATCH];
 	int n_batch, pos;
@@ -32,14 +36,6 @@ static int on_watch(sd_event_source *s _unused_, int fd _unused_, uint32_t reven
 	struct led_watch *w = userdata;
 	int n;
 
-	/* One LED: the set's fd being readable says which one is. Reading it at once keeps the
-	 * syscalls of a change as they were with one sd-event source per LED (epoll_wait of the
-	 * loop, read, the backend's call). A spurious wakeup reads EAGAIN. The next poll of the
-	 * set (the loop's epoll_wait) drops the item from its ready list once the fd is drained. */
-	if (w->n_members == 1 && w->only) {
-		led_on_ready(w->only);
-		return 0;
-	}
 	n = epoll_wait(w->epfd, w->batch, LED_WATCH_BATCH, 0);
 	if (n < 0)
 		return errno == EINTR ? 0 : log_error_errno(errno, "epoll_wait on LED fds: %m");
@@ -47,13 +43,17 @@ static int on_watch(sd_event_source *s _unused_, int fd _unused_, uint32_t reven
 	for (w->pos = 0; w->pos < w->n_batch; w->pos++) {
 		struct led *l = w->batch[w->pos].data.ptr;
 
-		if (!l)
-			continue; /* removed by an earlier LED's dispatch */
-		if (w->n_members == 1)
-			w->only = l;
-		led_on_ready(l);
+		if (l) /* else removed by an earlier LED's dispatch */
+			led_on_ready(l);
 	}
 	w->n_batch = w->pos = 0;
+	return 0;
+}
+
+static int on_direct(sd_event_source *s _unused_, int fd _unused_, uint32_t revents _unused_,
+		     void *userdata)
+{
+	led_on_ready(userdata);
 	return 0;
 }
 
@@ -81,12 +81,19 @@ static int led_watch_new(struct manager *m)
 	return 0;
 }
 
+/* Edge-triggered, in the set and directly: a driver whose poll says readable when a read gives
+ * EAGAIN (uledsd's kmod in event mode did, before 2026-12) costs a read per change, not a busy
+ * loop. An fd that is readable when added is reported at once (the kernel polls it). */
+static int set_add(struct led_watch *w, struct led *l)
+{
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.ptr = l};
+
+	return epoll_ctl(w->epfd, EPOLL_CTL_ADD, l->fd, &ev) < 0 ? -errno : 0;
+}
+
 int led_watch_add(struct manager *m, struct led *l)
 {
 	struct led_watch *w;
-	/* Edge-triggered: a driver whose poll says readable when a read gives EAGAIN (uledsd's
-	 * kmod in event mode did, before 2026-12) costs a read per change, not a busy loop. */
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.ptr = l};
 	int r;
 
 	if (!m->led_watch) {
@@ -97,10 +104,28 @@ int led_watch_add(struct manager *m, struct led *l)
 	w = m->led_watch;
 	if (l->watched)
 		return 0;
-	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, l->fd, &ev) < 0)
-		return -errno;
+	if (w->n_members == 0) {
+		r = sd_event_add_io(m->event, &w->direct_source, l->fd, EPOLLIN | EPOLLET,
+				    on_direct, l);
+		if (r < 0)
+			return r;
+		(void)sd_event_source_set_description(w->direct_source, "led");
+		w->direct = l;
+	} else {
+		/* A second LED: the first moves into the set, a change pending on it included. */
+		if (w->direct) {
+			r = set_add(w, w->direct);
+			if (r < 0)
+				return r;
+			w->direct_source = sd_event_source_disable_unref(w->direct_source);
+			w->direct = NULL;
+		}
+		r = set_add(w, l);
+		if (r < 0)
+			return r;
+	}
 	l->watched = true;
-	w->only = w->n_members++ == 0 ? l : NULL;
+	w->n_members++;
 	return 0;
 }
 
@@ -110,12 +135,16 @@ void led_watch_remove(struct manager *m, struct led *l)
 
 	if (!w || !l->watched)
 		return;
-	if (epoll_ctl(w->epfd, EPOLL_CTL_DEL, l->fd, NULL) < 0)
-		log_debug_errno(errno, "%s: EPOLL_CTL_DEL: %m", l->name);
 	l->watched = false;
 	w->n_members--;
-	if (w->only == l || w->n_members != 1)
-		w->only = NULL; /* learnt again from the next batch */
+	if (w->direct == l) {
+		/* sd-event deletes it from its epoll set (before the caller's close). */
+		w->direct_source = sd_event_source_disable_unref(w->direct_source);
+		w->direct = NULL;
+		return;
+	}
+	if (epoll_ctl(w->epfd, EPOLL_CTL_DEL, l->fd, NULL) < 0)
+		log_debug_errno(errno, "%s: EPOLL_CTL_DEL: %m", l->name);
 	for (int i = w->pos + 1; i < w->n_batch; i++)
 		if (w->batch[i].data.ptr == l)
 			w->batch[i].data.ptr = NULL;
@@ -127,6 +156,7 @@ void led_watch_free(struct manager *m)
 
 	if (!w)
 		return;
+	sd_event_source_disable_unref(w->direct_source);
 	sd_event_source_disable_unref(w->source);
 	safe_close(w->epfd);
 	free(w);

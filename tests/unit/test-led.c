@@ -467,6 +467,33 @@ static struct led *add_rec_led(struct manager *m, const char *name, int *ret_pee
 	return l;
 }
 
+/* The only LED is watched on its own; a second one moves it into the set, and a change that
+ * waits on it then is not lost. */
+static void test_direct_to_set(void)
+{
+	struct manager *m = new_manager();
+	struct led *a, *b;
+	int pa, pb;
+
+	a = add_rec_led(m, "one", &pa);
+	send_value(pa, 5);
+	run_loop(m);
+	CHECK_INT(a->brightness, 5, "the only LED forwards");
+	send_value(pa, 6);
+	b = add_rec_led(m, "two", &pb);
+	run_loop(m);
+	CHECK_INT(a->brightness, 6, "a change waiting while the LED moves into the set arrives");
+	send_value(pa, 7);
+	send_value(pb, 8);
+	run_loop(m);
+	CHECK(a->brightness == 7 && b->brightness == 8, "both forward from the set: %u, %u",
+	      a->brightness, b->brightness);
+	CHECK_INT(sd_event_run(m->event, 0), 0, "the loop is idle once both are read");
+	manager_free(m);
+	close(pa);
+	close(pb);
+}
+
 /* Many LEDs share one sd-event source (led-watch.c): a wakeup reads a whole batch, bounded by
  * LED_WATCH_BATCH; an LED removed by an earlier dispatch of the same batch, or by a reload, is
  * not dispatched, even though the fd store's copy (a dup here) keeps its file and data alive;
@@ -675,6 +702,7 @@ int main(void)
 	test_event_mode();
 	test_reload();
 	test_retry();
+	test_direct_to_set();
 	test_many();
 	test_store_batches();
 	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
