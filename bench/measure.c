@@ -427,7 +427,7 @@ static int cmd_spawn(int argc, char **argv)
 		_exit(127);
 	}
 	for (;;) {
-		struct timeval tv = { .tv_sec = 120 };
+		struct timeval tv = { .tv_sec = 600 }; /* 10 000 LEDs under a loaded TCG */
 		ssize_t n;
 
 		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
