@@ -139,6 +139,7 @@ static int reexec_now(struct manager *m)
 	if (r < 0)
 		return log_error_errno(r, "Cannot re-execute %s: %m; running on.",
 				       exe ? exe : "uledsd");
+	fdstore_flush(m); /* LEDs made this iteration: the new process stores only new ones */
 	r = collect_fds(m, &fds, &names, &n);
 	if (r < 0)
 		return log_error_errno(r, "Cannot re-execute: %m; running on.");
