@@ -753,6 +753,7 @@ static int led_create(struct led *l, char **ret_error)
 	 * led_retry_trigger() attaches it once the module appears. */
 	if (r == -ENOENT && *ret_error) {
 		l->apply_failed = true;
+		manager_trigger_retry_arm(l->manager);
 		r = 1;
 	}
 	if (r < 0)
@@ -900,6 +901,8 @@ int led_update(struct led *l, struct led_conf *conf, char **ret_error)
 	if (r >= 0 && (l->apply_failed || d.defaults || d.trigger))
 		r = led_apply_trigger(l, ret_error);
 	l->apply_failed = r < 0;
+	if (l->apply_failed && l->conf->trigger)
+		manager_trigger_retry_arm(l->manager);
 	(void)led_read_brightness(l);
 	if (n_keep < l->conf->n_backends)
 		led_dispatch(l);

@@ -82,6 +82,7 @@ struct manager *manager_free(struct manager *m)
 	fdstore_release_unused(m, NULL);
 	free(m->store_queue);
 	sd_event_source_disable_unref(m->store_flush);
+	sd_event_source_disable_unref(m->trigger_retry);
 	free(m->stored_fds);
 	free(m->stored_names);
 	strv_free(m->config_dirs);
@@ -402,31 +403,48 @@ static int manager_check_can_run(struct manager *m, const struct conf *c)
 			       c->n_leds, m->sysfs_leds);
 }
 
+#define TRIGGER_RETRY_USEC 2000000ULL
+
 /* Trigger modules load at any time (modprobe, a device appearing): LEDs whose trigger was not
- * available get it without a reload. A loop over the LEDs every 2 s costs nothing. */
-static int on_trigger_retry(sd_event_source *s, uint64_t usec, void *userdata)
+ * available get it without a reload, looked at every 2 s while there are any (idle, uledsd
+ * wakes for nothing). */
+static int on_trigger_retry(sd_event_source *s, uint64_t usec _unused_, void *userdata)
 {
 	struct manager *m = userdata;
+	bool pending = false;
 
-	for (size_t i = 0; i < m->n_leds; i++)
-		if (led_retry_trigger(m->leds[i]) > 0 && m->n_errors > 0)
+	for (size_t i = 0; i < m->n_leds; i++) {
+		struct led *l = m->leds[i];
+
+		if (led_retry_trigger(l) > 0 && m->n_errors > 0)
 			m->n_errors--;
+		pending = pending || (l->apply_failed && l->conf->trigger);
+	}
 	notify_status_changed(m);
-	(void)sd_event_source_set_time(s, usec + 2000000);
-	(void)sd_event_source_set_enabled(s, SD_EVENT_ON);
+	if (pending)
+		manager_trigger_retry_arm(m);
 	return 0;
 }
 
-static void manager_watch_triggers(struct manager *m)
+void manager_trigger_retry_arm(struct manager *m)
 {
-	sd_event_source *s;
+	int enabled = SD_EVENT_OFF, r;
 
-	if (sd_event_add_time_relative(m->event, &s, CLOCK_MONOTONIC, 2000000, 0, on_trigger_retry,
-				       m) < 0)
-		return;
-	(void)sd_event_source_set_description(s, "trigger-retry");
-	(void)sd_event_source_set_floating(s, true);
-	sd_event_source_unref(s);
+	if (m->trigger_retry) {
+		(void)sd_event_source_get_enabled(m->trigger_retry, &enabled);
+		if (enabled != SD_EVENT_OFF)
+			return;
+		r = sd_event_source_set_time_relative(m->trigger_retry, TRIGGER_RETRY_USEC);
+		if (r >= 0)
+			r = sd_event_source_set_enabled(m->trigger_retry, SD_EVENT_ONESHOT);
+	} else {
+		r = sd_event_add_time_relative(m->event, &m->trigger_retry, CLOCK_MONOTONIC,
+					       TRIGGER_RETRY_USEC, 0, on_trigger_retry, m);
+		if (r >= 0)
+			(void)sd_event_source_set_description(m->trigger_retry, "trigger-retry");
+	}
+	if (r < 0)
+		log_warning_errno(r, "Failed to schedule a retry of unavailable triggers: %m");
 }
 
 int manager_start(struct manager *m)
@@ -447,7 +465,6 @@ int manager_start(struct manager *m)
 	r = manager_watch_signals(m);
 	if (r < 0)
 		return r;
-	manager_watch_triggers(m);
 	r = sd_event_set_watchdog(m->event, true);
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");

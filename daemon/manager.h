@@ -53,6 +53,8 @@ struct manager {
 	size_t n_store_queue;
 	sd_event_source *store_flush;
 
+	sd_event_source *trigger_retry; /* armed while an LED waits for its trigger's module */
+
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
 	int *stored_fds;
 	char **stored_names;
@@ -70,6 +72,8 @@ int manager_start(struct manager *m);
  * errors found, as "FILE:LINE: ..." strings. */
 int manager_reload(struct manager *m, char ***ret_errors);
 int manager_run(struct manager *m);
+/* An LED's trigger is not available: look again in a while (manager.c, on_trigger_retry). */
+void manager_trigger_retry_arm(struct manager *m);
 
 struct led *manager_find_led(struct manager *m, const char *name);
 /* Remove m->leds[i]; forget: drop its fd from systemd's fd store too. */

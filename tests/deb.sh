@@ -2,20 +2,21 @@
 # SPDX-License-Identifier: MIT
 # The Debian packages: builds them (dpkg-buildpackage -us -uc -b, build dependencies installed
 # with apt), checks them with lintian (no error, no warning; overrides only with a reason in
-# debian/*.lintian-overrides), rebuilds them with a higher version for the upgrade test, and
+# debian/*.lintian-overrides), rebuilds them with a higher version for an upgrade (on request), and
 # installs them with apt in a fresh Debian 12 chroot (debootstrap minbase + bookworm-backports)
 # to prove their dependencies resolve and their maintainer scripts work there.
 #
-# usage: tests/deb.sh BUILD_DIR [build|chroot]...   (default: build chroot)
-#   build   BUILD_DIR/deb/release/*.deb (meson's version) and BUILD_DIR/deb/upgrade/*.deb
-#           (VERSION+rebuild1, the kernel test "deb-install-upgrade-purge" upgrades to it)
+# usage: tests/deb.sh BUILD_DIR [build|upgrade|chroot]...   (default: build chroot)
+#   build   BUILD_DIR/deb/release/*.deb (meson's version), checked by lintian
+#   upgrade BUILD_DIR/deb/upgrade/*.deb (VERSION+rebuild1), to try an upgrade by hand:
+#           apt install ./BUILD_DIR/deb/upgrade/uledsd_*.deb keeps every LED (re-execution)
 #   chroot  apt install of BUILD_DIR/deb/release/*.deb in a debootstrap chroot, then purge
 # Needs root (apt, debootstrap, chroot). The mirror is the one of the system's own bookworm
 # entry in /etc/apt/sources.list.d/*.sources, read at run time.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: tests/deb.sh BUILD_DIR [build|chroot]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tests/deb.sh BUILD_DIR [build|upgrade|chroot]..." >&2; exit 2; }
 mkdir -p "$1"
 out=$(cd "$1" && pwd)/deb
 shift
@@ -58,10 +59,10 @@ build_in() {
 }
 
 step_build() {
-	local t0=$SECONDS tree=$out/tree/uledsd-$version up=$out/tree-upgrade/uledsd-$version lint
+	local t0=$SECONDS tree=$out/tree/uledsd-$version lint
 	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends dpkg-dev debhelper dh-dkms fakeroot lintian \
 		>"$out/apt-tools.log" 2>&1 || { cat "$out/apt-tools.log"; fail "installing dpkg-dev, debhelper, dh-dkms, lintian"; }
-	rm -rf "$out/tree" "$out/tree-upgrade"
+	rm -rf "$out/tree"
 	copy_source "$tree"
 	apt-get -o DPkg::Lock::Timeout=600 build-dep -y -q "$tree" >"$out/build-dep.log" 2>&1 ||
 		{ cat "$out/build-dep.log"; fail "apt-get build-dep (debian/control's Build-Depends)"; }
@@ -77,9 +78,14 @@ step_build() {
 		{ cat "$lint"; fail "lintian found errors or warnings (above)"; }
 	ok "lintian: no errors or warnings ($(grep -c '^I: ' "$lint" || true) info tags in $lint; overrides with their reasons in debian/*.lintian-overrides)"
 
+	rm -rf "$out/tree"
+}
+
+step_upgrade() {
+	local t0=$SECONDS up=$out/tree-upgrade/uledsd-$version
 	# The upgrade: the same source with a higher version, architecture-dependent packages only
-	# and without the panel (the kernel test upgrades uledsd; GTK is the slowest part).
-	t0=$SECONDS
+	# and without the panel (the upgrade test upgrades uledsd; GTK is the slowest part).
+	rm -rf "$out/tree-upgrade"
 	copy_source "$up"
 	{
 		printf 'uledsd (%s+rebuild1) unstable; urgency=medium\n\n' "$version"
@@ -91,7 +97,7 @@ step_build() {
 	build_in "$up" "$out/upgrade" "$out/build-upgrade.log" -B -Ppkg.uledsd.nopanel
 	ls "$out/upgrade/uledsd_${version}+rebuild1_"*.deb >/dev/null || fail "no uledsd ${version}+rebuild1 package"
 	ok "rebuilt as ${version}+rebuild1 in $((SECONDS - t0)) s"
-	rm -rf "$out/tree" "$out/tree-upgrade"
+	rm -rf "$out/tree-upgrade"
 }
 
 # The URIs of the system's own Debian bookworm entry (deb822, /etc/apt/sources.list.d).
@@ -195,7 +201,8 @@ mkdir -p "$out"
 for s in "${steps[@]}"; do
 	case $s in
 	build) step_build ;;
+	upgrade) step_upgrade ;;
 	chroot) step_chroot ;;
-	*) echo "tests/deb.sh: unknown step $s (build or chroot)" >&2; exit 2 ;;
+	*) echo "tests/deb.sh: unknown step $s (build, upgrade or chroot)" >&2; exit 2 ;;
 	esac
 done

@@ -44,8 +44,7 @@ for b in /lib/modules/6.1.*/build /lib/modules/6.12.*/build; do
 done
 [ $dkms_ok -ge 2 ] || { echo "FAIL: DKMS was not exercised for both 6.1 and 6.12"; kmod_fail=$((kmod_fail + 1)); }
 
-# The Debian packages: built once (BUILD/deb/release, and BUILD/deb/upgrade for the upgrade)
-# and checked by lintian. The chroot install (mostly downloads) runs meanwhile, beside the kernel tests.
+# The Debian packages: built once (BUILD/deb/release) and checked by lintian. The chroot install (mostly downloads) runs meanwhile, beside the kernel tests.
 # In a full run only (no arguments), like the ASan build below.
 deb_ok=0 deb_fail=0 chroot_pid=
 if [ $# != 0 ]; then

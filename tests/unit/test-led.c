@@ -320,6 +320,13 @@ static size_t reload_errors(struct manager *m, const char *want)
 	return n;
 }
 
+static bool timer_armed(sd_event_source *s)
+{
+	int enabled = SD_EVENT_OFF;
+
+	return s && sd_event_source_get_enabled(s, &enabled) >= 0 && enabled != SD_EVENT_OFF;
+}
+
 /* A trigger setting that failed to apply on reload is retried by the next reload, even though
  * the configuration did not change again. */
 static void test_retry(void)
@@ -337,15 +344,19 @@ static void test_retry(void)
 	l = manager_find_led(m, "retry");
 	if (!l)
 		return;
+	CHECK(!timer_armed(m->trigger_retry), "nothing waits for a trigger: no retry timer (idle)");
 	write_conf("[retry]\ntrigger = timer\ntrigger.delay_on = 10\n");
 	CHECK_INT(reload_errors(m, "has no attribute 'delay_on'"), 1, "missing attribute reported");
 	CHECK(l->apply_failed, "the failure is remembered");
+	CHECK(timer_armed(m->trigger_retry), "and the retry timer runs");
 	CHECK_INT(reload_errors(m, "has no attribute 'delay_on'"), 1,
 		  "an unchanged definition that failed is applied again, and fails again");
 	snprintf(path, sizeof(path), "%s/sys/retry/delay_on", tmpdir);
 	write_path(path, "5\n"); /* two bytes: the daemon writes without O_TRUNC, as sysfs wants */
 	CHECK_INT(reload_errors(m, NULL), 0, "the retry succeeds once the attribute exists");
 	CHECK(!l->apply_failed && manager_find_led(m, "retry") == l, "same LED, no failure left");
+	CHECK_INT(sd_event_run(m->event, 3000000), 1, "the pending retry runs once more");
+	CHECK(!timer_armed(m->trigger_retry), "then nothing is pending: the timer stops");
 	FILE *f = fopen(path, "re");
 	char v[16] = "";
 	if (f) {
