@@ -66,6 +66,11 @@ int rec_led_stats(const struct rec_led *l, struct rec_stats *ret)
 			s.blink_off_ms = l->changes[i - 1].off_ms;
 			break;
 		}
+	if (!l->n_changes && (l->initial.on_ms || l->initial.off_ms)) {
+		/* A blink that ran all along: nothing toggled, its delays are what it does. */
+		s.blink_on_ms = l->initial.on_ms;
+		s.blink_off_ms = l->initial.off_ms;
+	}
 	sum_on = spread(on, s.n_on, &s.on_min, &s.on_median, &s.on_max);
 	sum_off = spread(off, s.n_off, &s.off_min, &s.off_median, &s.off_max);
 	if (s.n_on && s.n_off) {

@@ -139,6 +139,12 @@ static void test_vcd_initial_blink(void)
 	changes = changes ? strstr(changes, "$end\n") : NULL;
 	CHECK_INT(count(changes ? changes : "", "!\n"), 9, "a running blink: 9 toggles after #0");
 	CHECK(strstr(vcd, "#100000\n0!\n#200000\n1!\n") != NULL, "toggles every 100 ms:\n%s", vcd);
+	struct rec_stats st;
+	CHECK_INT(rec_led_stats(&rec.leds[0], &st), 0, "stats of a blink that ran all along");
+	CHECK(st.blink_on_ms == 100 && st.blink_off_ms == 100 && st.period == 200000 &&
+		  st.duty > 0.49 && st.duty < 0.51,
+	      "its delays are the summary: %u/%u ms, period %llu us", st.blink_on_ms,
+	      st.blink_off_ms, (unsigned long long)st.period);
 	recording_clear(&rec);
 }
 
