@@ -100,26 +100,12 @@ step_upgrade() {
 	rm -rf "$out/tree-upgrade"
 }
 
-# The URIs of the system's own Debian bookworm entry (deb822, /etc/apt/sources.list.d).
-bookworm_uris() {
-	local f u
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		u=$(awk 'BEGIN{RS=""; FS="\n"}
-			{ u=""; s=0
-			  for (i = 1; i <= NF; i++) {
-				if ($i ~ /^URIs:/) { u = $i; sub(/^URIs:[ \t]*/, "", u) }
-				if ($i ~ /^Suites:/ && $i ~ /[ \t]bookworm([ \t]|$)/) s = 1
-			  }
-			  if (s && u != "") { print u; exit } }' "$f")
-		[ -n "$u" ] && { echo "$u"; return 0; }
-	done
-	return 1
-}
+# bookworm_uris: the system's own Debian entry, read at run time.
+. "$src/tests/lib-apt.sh"
 
 step_chroot() {
 	local t0=$SECONDS root=$out/chroot uris mirror cvu aptopt=() debs=()
-	uris=$(bookworm_uris) || fail "found no deb822 entry with Suites: bookworm in /etc/apt/sources.list.d/"
+	uris=$(bookworm_uris) || fail "found no Debian bookworm entry in /etc/apt/sources.list{,.d}"
 	mirror=${uris%% *}
 	ls "$out/release"/*.deb >/dev/null 2>&1 || fail "no packages in $out/release: run tests/deb.sh BUILD_DIR build first"
 	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends debootstrap >"$out/apt-debootstrap.log" 2>&1 ||

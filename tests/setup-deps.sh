@@ -14,23 +14,8 @@ fi
 # bookworm-backports carries libgpiod >= 2 and the 6.12 kernel. Add it with the same URIs
 # as the system's own Debian entry, so whatever mirror the machine uses is kept.
 if ! grep -Rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-	uris=""
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		# first stanza whose Suites has plain "bookworm"
-		uris=$(awk 'BEGIN{RS=""; FS="\n"}
-			{ u=""; s=0
-			  for (i = 1; i <= NF; i++) {
-				if ($i ~ /^URIs:/) { u = $i; sub(/^URIs:[ \t]*/, "", u) }
-				if ($i ~ /^Suites:/ && $i ~ /[ \t]bookworm([ \t]|$)/) s = 1
-			  }
-			  if (s && u != "") { print u; exit } }' "$f")
-		[ -n "$uris" ] && break
-	done
-	if [ -z "$uris" ] && [ -f /etc/apt/sources.list ]; then
-		uris=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
-	fi
-	if [ -z "$uris" ]; then
+	. "$(dirname "${BASH_SOURCE[0]}")/lib-apt.sh"
+	if ! uris=$(bookworm_uris); then
 		echo "setup-deps: found no Debian bookworm entry in /etc/apt/sources.list{,.d}; add bookworm-backports by hand" >&2
 		exit 1
 	fi
