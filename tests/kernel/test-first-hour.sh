@@ -34,7 +34,8 @@ assert_true "README: uledsctl monitor runs" bash -c "timeout 2 $ctl monitor >/de
 # Point 7: a second instance exits at once, naming the first.
 out=$(timeout 20 "$uledsd" --bus none --config-dir "$conf" 2>&1); rc=$?
 assert_eq 1 "$rc" "a second uledsd exits with 1"
-want="All 3 configured LEDs exist already: another uledsd (PID $main_pid) runs them. Stop it first (systemctl stop uledsd, or kill $main_pid)."
+n_readme=$(grep -c '^\[' "$conf/board.conf") # the README's examples, however many
+want="All $n_readme configured LEDs exist already: another uledsd (PID $main_pid) runs them. Stop it first (systemctl stop uledsd, or kill $main_pid)."
 assert_true "second instance says: $want ($out)" grep -qF "$want" <<<"$out"
 # ... and as a user that cannot open /dev/uleds.
 out=$(timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups "$uledsd" --bus none \

@@ -9,7 +9,8 @@
 #                                         unit restarts and the LEDs never disappear (fd store),
 #                                         a 'uledsctl create --keep' LED included; a definition
 #                                         broken before a crash keeps its LED; who may change
-#                                         state under the sandbox (root, group uledsd, others)
+#                                         state under the sandbox (root, group uledsd, others);
+#                                         FileDescriptorStoreMax exceeded; no uleds module
 # Two modes, two boots: together they would not fit in vm-run.sh's 200 s under emulation.
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
@@ -331,6 +332,65 @@ test_reload_sighup() {
 	rm /etc/uledsd.d/40-broken.conf
 }
 
+# --- more LEDs than FileDescriptorStoreMax: the rest are created again after a crash ----------
+# systemd 252 keeps no fd beyond the limit and tells only its own log (README, "Crash
+# survival"): what the fd store kept is adopted, the others are new LEDs of the same names.
+test_fdstore_max() {
+	local pid n_same=0 n_new=0 name
+	declare -A before
+	printf '[Service]\nFileDescriptorStoreMax=3\n' >/etc/systemd/system/$U.d/70-storemax.conf
+	systemctl daemon-reload
+	assert_true "restart with FileDescriptorStoreMax=3" systemctl restart $U
+	assert_eq 3 "$(prop NFileDescriptorStore)" "systemd keeps 3 of the 5 LEDs' fds"
+	for name in sd:green:log sd:red:blink sd:amber:restore sd:gpio sd:gone; do
+		before[$name]=$(ino $name)
+	done
+	pid=$(main_pid)
+	kill -9 "$pid"
+	assert_true "restarted after kill -9" wait_for 20 restarted_from "$pid"
+	for name in "${!before[@]}"; do
+		if [ ! -e "$L/$name" ]; then
+			fail "$name is missing after the restart"
+		elif [ "$(ino $name)" = "${before[$name]}" ]; then
+			n_same=$((n_same + 1))
+		else
+			n_new=$((n_new + 1))
+		fi
+	done
+	assert_eq "3 kept, 2 created again" "$n_same kept, $n_new created again" \
+		"beyond the limit LEDs are created again, the others adopted (same inode)"
+	assert_eq "5 LEDs, 0 errors" "$(prop StatusText)" "STATUS= after the restart"
+	rm /etc/systemd/system/$U.d/70-storemax.conf
+	systemctl daemon-reload
+}
+
+# --- no uleds module when the unit starts: a clear failure, then a start once it is loaded ----
+# DeviceAllow=/dev/uleds is resolved when the unit starts (README, "Hardening"): the module
+# must be loaded first; modprobe@uleds.service does that. When it cannot, uledsd says what to
+# do and the unit fails; after loading the module a start works.
+test_no_module() {
+	local conf=/etc/modprobe.d/uledsd-vm.conf
+	assert_true "systemctl stop" systemctl stop $U
+	assert_true "rmmod uleds" rmmod uleds
+	cp $conf /tmp/modprobe-saved.conf
+	sed -i 's|^install uleds .*|install uleds /bin/false|' $conf
+	assert_true "with no way to load uleds, systemctl start fails" sh -c "! systemctl start $U"
+	# A process that exits at once can lose its unit in the journal: look for its name too.
+	said() { { journalctl -o cat --no-pager -u $U; journalctl -o cat --no-pager -t uledsd; } | grep -qF "$1"; }
+	assert_true "uledsd said what to do" \
+		wait_for 10 said "/dev/uleds: No such file or directory. Load the uleds module: modprobe uleds" ||
+		journalctl -o short-monotonic --no-pager -n 40 | sed 's/^/#   /'
+
+	cp /tmp/modprobe-saved.conf $conf
+	systemctl stop $U 2>/dev/null # an automatic restart may still be pending
+	systemctl reset-failed $U
+	assert_true "modprobe uleds" modprobe uleds
+	assert_true "/dev/uleds is there" wait_for 10 test -c /dev/uleds
+	assert_true "with the module loaded, systemctl start works" systemctl start $U ||
+		systemctl status --no-pager -l $U | sed 's/^/#   /'
+	assert_eq "5 LEDs, 0 errors" "$(prop StatusText)" "every LED is there"
+}
+
 case $mode in
 service)
 	test_security
@@ -346,6 +406,8 @@ crash)
 	test_watchdog
 	assert_true "the kept LED survived the watchdog restart too" kept_is_transient
 	test_broken_then_crash
+	test_fdstore_max
+	test_no_module
 	;;
 esac
 

@@ -5,7 +5,7 @@
 # usage: vm-run.sh [--systemd] [--shell] [--timeout S] SCRIPT [ARGS...]
 #   --systemd    boot systemd as PID 1 and run SCRIPT from a unit (uledsd-vm.service)
 #   --shell      no script: an interactive shell in the guest on this terminal
-#   --timeout S  seconds the test may run once it started (default 300, 480 with --systemd)
+#   --timeout S  seconds the test may run once it started (default 450, 480 with --systemd)
 # env:
 #   ULEDSD_BUILD_ROOT   meson build dir (default: the repo's build/); shared read-write
 #                       with the guest at the same path, module cache under kernel-cache/
@@ -170,7 +170,7 @@ if [ "$mode" = shell ]; then
 	exit 0
 fi
 
-[ -n "$timeout" ] || { timeout=300; [ "$mode" = systemd ] && timeout=480; }
+[ -n "$timeout" ] || { timeout=450; [ "$mode" = systemd ] && timeout=480; }
 default_boot_timeout=90
 [ "$mode" = systemd ] && default_boot_timeout=180
 default_boot_timeout=${ULEDSD_VM_BOOT_TIMEOUT:-$default_boot_timeout}
