@@ -13,6 +13,11 @@ secs=${1:?usage: tests/fuzz/run.sh SECONDS [BUILD_DIR]}
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${2:-$src/build-fuzz}
 
+# libFuzzer's runtime is libclang-rt-14-dev, only a Recommends of clang-14: both, explicitly.
+if ! command -v clang >/dev/null || ! dpkg -s libclang-rt-14-dev >/dev/null 2>&1; then
+	apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends clang \
+		libclang-rt-14-dev
+fi
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$src" -Dfuzz=true -Dpanel=disabled -Dman-pages=disabled \
 		-Db_sanitize=address,undefined -Db_lundef=false
