@@ -105,6 +105,10 @@ void led_backend_detach(struct led_backend *b);
 /* Record the backend's state and tell the LED (ctx.state_changed). Returns 0. */
 int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+/* Set the state and log "LED: BACKEND: msg[. hint]." at level, only when the state changed:
+ * a retry that fails alike stays quiet. hint (may be NULL) is advice for the log only. */
+void led_backend_report(struct led_backend *b, bool ok, int level, const char *hint,
+			const char *msg);
 /* Channel i's share of brightness (multicolour LEDs; brightness itself for a plain one). */
 unsigned led_backend_channel(const struct led_backend *b, unsigned brightness, unsigned i);
 /* Ask the LED for a Brightness bus signal (ops->bus_signals backends). */

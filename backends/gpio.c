@@ -77,10 +77,7 @@ static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *
 		channels_report(p->parent);
 		return;
 	}
-	if (b->state && b->ok == ok && streq(b->state, msg))
-		return;
-	log_full(level, "%s: gpio: %s%s%s.", led_name(p), msg, hint ? ". " : "", hint ? hint : "");
-	(void)led_backend_set_state(b, ok, "%s", msg);
+	led_backend_report(b, ok, level, hint, msg);
 }
 
 static void busy_stop(struct gpio_backend *p)

@@ -399,17 +399,14 @@ static void pwm_report(struct pwm_backend *p, bool ok, int level, const char *fo
 static void pwm_report(struct pwm_backend *p, bool ok, int level, const char *format, ...)
 {
 	_cleanup_free_ char *msg = NULL;
-	struct led_backend *b = p->self;
 	va_list ap;
 
 	va_start(ap, format);
 	if (vasprintf(&msg, format, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	if (!msg || (b->state && b->ok == ok && streq(b->state, msg)))
-		return;
-	log_full(level, "%s: pwm: %s.", led_name(p), msg);
-	(void)led_backend_set_state(b, ok, "%s", msg);
+	if (msg)
+		led_backend_report(p->self, ok, level, NULL, msg);
 }
 
 /* Period, polarity, duty, enable: in an order 6.1 accepts too (it refuses a duty above the

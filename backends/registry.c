@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "backend.h"
+#include "log.h"
 #include "macro.h"
 #include "string-util.h"
 
@@ -105,6 +106,16 @@ void led_backend_detach(struct led_backend *b)
 	/* The LED and its callbacks may be gone after this: nothing reaches them any more. */
 	b->ctx.state_changed = NULL;
 	b->ctx.signal_brightness = NULL;
+}
+
+void led_backend_report(struct led_backend *b, bool ok, int level, const char *hint,
+			const char *msg)
+{
+	if (b->state && b->ok == ok && streq(b->state, msg))
+		return;
+	log_full(level, "%s: %s: %s%s%s.", b->ctx.led_name ? b->ctx.led_name : "?", b->ops->name,
+		 msg, hint ? ". " : "", hint ? hint : "");
+	(void)led_backend_set_state(b, ok, "%s", msg);
 }
 
 int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
