@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uledsctl create / remove: transient LEDs (Manager.CreateLED, Manager.RemoveLED). */
 #include <errno.h>
+#include <signal.h>
 
 #include "ctl.h"
 
@@ -85,6 +86,17 @@ int cmd_create(struct ctl *c, char **args, size_t n)
 		r = append_settings(c, m, args + 1, n - 1);
 	if (r >= 0)
 		r = sd_bus_message_append(m, "b", c->create_keep);
+	if (!c->create_keep) {
+		/* Ctrl-C from the moment the LED can exist until the monitor's signal sources are
+		 * up is held, not lost: a script's background job ignores SIGINT, and an ignored
+		 * signal that is not blocked is dropped (the LED would stay until a kill -9). */
+		sigset_t mask;
+
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGINT);
+		sigaddset(&mask, SIGTERM);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+	}
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, 0, &e, &reply);
 	sd_bus_message_unref(m);
