@@ -57,6 +57,11 @@ struct backend_ops {
 	 * -errno with *ret_warning (malloc'ed, no FILE:LINE) when not; a warning, not an error:
 	 * uledsd waits for what is missing (a GPIO chip plugged in later). */
 	int (*check)(const struct led_backend *b, const char *dev_dir, char **ret_warning);
+	/* Optional, for uledsd-generator (the systemd unit's sandbox): the directory below /sys
+	 * that this backend writes, resolved now (malloc'ed; NULL on ENOMEM). A backend with one
+	 * also listens to kernel uevents, which need AF_NETLINK in the host's network namespace.
+	 * sysfs is where /sys is mounted ("/sys"). */
+	char *(*sysfs_writes)(const struct led_backend *b, const char *sysfs);
 
 	/* Bring the backend to life (b->ctx is set). A missing resource (a GPIO chip that is
 	 * not there yet) is not an error: the backend records it in its state and returns 0.

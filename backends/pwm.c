@@ -316,6 +316,40 @@ static int find_chip(struct pwm_backend *p, char **ret_dir, char **ret_device)
 	return -ENOENT;
 }
 
+/* The chip's device directory, where its pwmchipN appears again after a rebind: by
+ * /sys/class/pwm/pwmchipN/device, or a device of that name on any bus (there without its
+ * driver too). A chip that cannot be found now may come from anywhere: all of /sys/devices. */
+static char *pwm_sysfs_writes(const struct led_backend *b, const char *sysfs)
+{
+	const struct pwm_backend *p = b->priv;
+	_cleanup_(closedirp) DIR *d = NULL;
+	char *path = NULL, *real = NULL;
+	struct dirent *de;
+
+	if (!p->chip)
+		return NULL;
+	if (strncmp(p->chip, "pwmchip", 7) == 0) {
+		if (asprintf(&path, "%s/class/pwm/%s/device", sysfs, p->chip) < 0)
+			return NULL;
+		real = realpath(path, NULL);
+		free(path);
+		path = NULL;
+	}
+	if (!real && asprintf(&path, "%s/bus", sysfs) >= 0)
+		d = opendir(path);
+	free(path);
+	while (!real && d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    asprintf(&path, "%s/bus/%s/devices/%s", sysfs, de->d_name, p->chip) < 0)
+			continue;
+		real = realpath(path, NULL);
+		free(path);
+	}
+	if (real)
+		return real;
+	return asprintf(&path, "%s/devices", sysfs) < 0 ? NULL : path;
+}
+
 /* ---- export records: /run/uledsd/pwm/DEVICE:CHANNEL ---- */
 
 static char *record_path(const struct pwm_backend *p, unsigned ch)
@@ -509,8 +543,10 @@ static void pwm_try_attach(struct pwm_backend *p)
 			pwm_report(p, false, LOG_ERR, "failed to set up PWM %u of %s: %s%s", ch,
 				   p->device, strerror(-r),
 				   r == -EROFS || r == -EACCES
-				       ? " (a sandbox keeps sysfs read-only: see \"Under the "
-					 "shipped systemd unit\" in uledsd.conf(5))"
+				       ? " (the unit's sandbox keeps sysfs read-only until "
+					 "uledsd-generator opens it for the chips configured: run "
+					 "'systemctl daemon-reload && systemctl restart uledsd'; "
+					 "uledsd.conf(5), \"Under the shipped systemd unit\")"
 				       : "");
 			goto release;
 		}
@@ -678,6 +714,7 @@ const struct backend_ops backend_pwm = {
     .parse = pwm_parse,
     .verify = pwm_verify,
     .claim = pwm_claim,
+    .sysfs_writes = pwm_sysfs_writes,
     .attach = pwm_attach,
     .set = pwm_set,
     .detach = pwm_detach,

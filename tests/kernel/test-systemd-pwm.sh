@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The pwm backend under the installed uledsd.service (vm-run.sh --systemd): the shipped sandbox
-# keeps sysfs read-only, which the backend's state explains; with the drop-in uledsd.conf(5)
-# documents (ReadWritePaths= for the chip, AF_NETLINK, PrivateNetwork=no) it dims, follows the
-# chip's removal and return through uevents, and a stop disables and unexports.
+# The pwm backend under the installed uledsd.service (vm-run.sh --systemd): without a pwm LED
+# uledsd-generator leaves the sandbox as shipped; a pwm LED added without daemon-reload finds
+# sysfs read-only and the log says what to run; after daemon-reload the generated drop-in
+# (the chip's device directory, AF_NETLINK, PrivateNetwork=no) lets it dim, follow the chip's
+# removal and return through uevents, and a stop disables and unexports.
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +23,23 @@ pwm() { cat "$(chip_dir)/pwm0/$1" 2>/dev/null; }
 duty_is() { [ "$(pwm duty_cycle)" = "$1" ]; }
 journal_has() { journalctl -u $U -o cat --no-pager | grep -q -- "$1"; }
 
-mkdir -p /etc/uledsd.d /etc/systemd/system/$U.d
+mkdir -p /etc/uledsd.d
+exposure() { systemd-analyze security --no-pager $U 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p'; }
+dropin=/run/systemd/generator/$U.d/50-uledsd-sysfs.conf
+
+# --- no pwm LED configured: the sandbox as shipped ---------------------------------------------
+cat >/etc/uledsd.d/10-pwm.conf <<C
+[sdpwm:white]
+max_brightness = 100
+backends = log
+C
+systemctl daemon-reload # runs the generator that meson install just put in place
+assert_true "no pwm LED: the generator writes no drop-in" test ! -e "$dropin"
+assert_eq "yes" "$(systemctl show -p PrivateNetwork --value $U)" "no pwm LED: PrivateNetwork=yes as shipped"
+shipped=$(exposure)
+echo "# systemd-analyze security, shipped: $shipped"
+
+# --- a pwm LED added without daemon-reload: sysfs is read-only, and the log says what to run ----
 cat >/etc/uledsd.d/10-pwm.conf <<C
 [sdpwm:white]
 max_brightness = 100
@@ -31,24 +48,21 @@ pwm.chip = $DEV
 pwm.channel = 0
 pwm.period = 1ms
 C
-
-# --- the shipped sandbox: sysfs is read-only, and the state says where to look -------------------
 assert_true "systemctl start $U" systemctl start $U
 assert_true "the LED exists" wait_for 10 test -e "$L/sdpwm:white/brightness"
-assert_true "the read-only sysfs is explained" \
-	wait_for 10 journal_has "failed to set up PWM 0 of $DEV: Read-only file system (a sandbox keeps sysfs read-only"
+assert_true "the read-only sysfs is explained, with the commands that fix it" \
+	wait_for 10 journal_has "failed to set up PWM 0 of $DEV: Read-only file system (.*systemctl daemon-reload && systemctl restart uledsd"
 assert_true "nothing stays exported" sh -c "! test -e $(chip_dir)/pwm0"
 assert_true "systemctl stop" systemctl stop $U
 
-# --- with the documented drop-in -------------------------------------------------------------
-cat >/etc/systemd/system/$U.d/60-pwm.conf <<C
-[Service]
-ReadWritePaths=/sys/devices/platform/$DEV
-RestrictAddressFamilies=AF_UNIX AF_NETLINK
-PrivateNetwork=no
-C
+# --- after daemon-reload: the generator opens the chip's device and uevents ---------------------
 systemctl daemon-reload
-assert_true "systemctl start $U with the drop-in" systemctl start $U
+assert_true "the generator wrote a drop-in" test -e "$dropin"
+cat "$dropin" | sed 's/^/# /'
+assert_true "the drop-in opens the chip's device directory, not all of sysfs" \
+	grep -qx "ReadWritePaths=-$(readlink -f /sys/bus/platform/devices/$DEV)" "$dropin"
+assert_eq "no" "$(systemctl show -p PrivateNetwork --value $U)" "the unit runs in the host's network namespace (uevents)"
+assert_true "systemctl start $U with the generated drop-in" systemctl start $U
 assert_true "pwm0 is exported and enabled" wait_for 10 sh -c "[ \"\$(cat $(chip_dir)/pwm0/enable 2>/dev/null)\" = 1 ]"
 echo 50 >"$L/sdpwm:white/brightness"
 assert_true "brightness 50 % is a 500000 ns duty cycle" wait_for 10 duty_is 500000
@@ -59,8 +73,7 @@ assert_true "the chip's removal reaches the sandbox (uevent)" \
 echo 25 >"$L/sdpwm:white/brightness"
 echo "$DEV" >"$DRV/bind"
 assert_true "the chip's return is taken (uevent) at the current brightness" wait_for 10 duty_is 250000
-security=$(systemd-analyze security --no-pager $U 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
-echo "# systemd-analyze security with the pwm drop-in: $security"
+echo "# systemd-analyze security with the generated pwm drop-in: $(exposure) (shipped: $shipped)"
 assert_true "systemctl stop" systemctl stop $U
 assert_true "a stop unexports pwm0" sh -c "! test -e $(chip_dir)/pwm0"
 exit 0
