@@ -318,11 +318,17 @@ if want huge && [ "$HUGE" -gt 0 ]; then
 	conf "$work/huge" hp "$HUGE" ""
 	spawn "uledsd-plain-$HUGE" "$uledsd" -c "$work/huge" -b none
 	stop "$SPAWN_PID"
-	sim benchh "$HUGE"
-	H_LINE=$SIM_LINE
-	conf "$work/hugeg" hg "$HUGE" "backends = gpio
-gpio.chip = benchh
-gpio.line = %i"
+	# gpio-sim allows 1024 lines a chip (GPIO_SIM_NGPIO_MAX): chips benchh0.. of 1000 lines.
+	H_LINE=
+	for ((c = 0; c * 1000 < HUGE; c++)); do
+		sim "benchh$c" 1000
+		H_LINE+="${H_LINE:+|}$SIM_LINE"
+	done
+	rm -rf "$work/hugeg" && mkdir -p "$work/hugeg"
+	for ((i = 0; i < HUGE; i++)); do
+		printf '[hg%u]\nmax_brightness = 255\nbackends = gpio\ngpio.chip = benchh%u\ngpio.line = %u\n\n' \
+			"$i" $((i / 1000)) $((i % 1000))
+	done >"$work/hugeg/10-bench.conf"
 	spawn "uledsd-gpio-$HUGE" "$uledsd" -c "$work/hugeg" -b none
 	huge_pid=$SPAWN_PID
 	settle "$huge_pid"

@@ -32,6 +32,8 @@
  *   measure batch COUNT ROUNDS BLOCKS SUBJECT...
  *       SUBJECT = LABEL,LED_PREFIX,SIM_LINE_PREFIX,FIRST_OFFSET. COUNT LEDs LED_PREFIX0..;
  *       each round writes a new level to every LED, then waits until every line shows it.
+ *       SIM_LINE_PREFIX may list several chips' prefixes, PREFIX|PREFIX|..., of 1000 lines
+ *       each (gpio-sim allows 1024 lines a chip).
  *   measure register COUNT      time to create COUNT uleds LEDs (open, write, first read)
  *   measure spawn LABEL -- CMD...   start CMD with $NOTIFY_SOCKET, time until READY=1;
  *       prints its pid and VmRSS then; CMD keeps running.
@@ -259,6 +261,21 @@ static int cmd_latency(int argc, char **argv)
 
 /* ---- batch throughput over many LEDs ---- */
 
+/* The value file of line n: PREFIXn/value, or with PREFIX0|PREFIX1|... (gpio-sim chips of
+ * SIM_CHIP_LINES lines each, for more LEDs than one chip may have) the chip's own prefix. */
+#define SIM_CHIP_LINES 1000
+static const char *sim_line_path(char *buf, size_t size, const char *prefixes, unsigned int n)
+{
+	const char *p = prefixes;
+
+	for (unsigned int chip = n / SIM_CHIP_LINES; chip > 0 && strchr(p, '|'); chip--)
+		p = strchr(p, '|') + 1;
+	if (strchr(prefixes, '|'))
+		n %= SIM_CHIP_LINES;
+	snprintf(buf, size, "%.*s%u/value", (int)strcspn(p, "|"), p, n);
+	return buf;
+}
+
 static int cmd_batch(int argc, char **argv)
 {
 	unsigned int count, rounds, blocks;
@@ -296,8 +313,9 @@ static int cmd_batch(int argc, char **argv)
 			for (unsigned int j = 0; j < count; j++) {
 				snprintf(path, sizeof(path), "/sys/class/leds/%s%u/brightness", s->a, j);
 				led_fd[j] = open_or_die(path, O_WRONLY);
-				snprintf(path, sizeof(path), "%s%u/value", s->b, s->first + j);
-				sim_fd[j] = open_or_die(path, O_RDONLY);
+				sim_fd[j] = open_or_die(sim_line_path(path, sizeof(path), s->b,
+								      s->first + j),
+							O_RDONLY);
 			}
 			t0 = now_usec_f();
 			cpu0 = proc_cpu_nsec(s->pid);
