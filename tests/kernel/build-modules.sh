@@ -102,15 +102,10 @@ EOF
 fi
 
 # --- pwm-test.ko ----------------------------------------------------------------------
-# A PWM chip without hardware for the pwm backend's tests (tests/kernel/pwm-test.c).
-# It is written against devm_pwmchip_alloc() (6.9): older kernels (6.1) get none, and no
-# test that boots them loads it.
+# A PWM chip without hardware for the pwm backend's tests (tests/kernel/pwm-test.c), for 6.1
+# (its struct pwm_chip embedded) and 6.9+ (devm_pwmchip_alloc) alike.
 pwm_src=$srcroot/tests/kernel/pwm-test.c
-kmaj=${kver%%.*} kmin=${kver#*.}
-kmin=${kmin%%.*}
-if [ "$kmaj" -lt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -lt 9 ]; }; then
-	echo "build-modules: no pwm-test.ko for $kver (it needs 6.9's devm_pwmchip_alloc)"
-elif up_to_date "$outdir/pwm-test.ko" "$pwm_src" "$self"; then
+if up_to_date "$outdir/pwm-test.ko" "$pwm_src" "$self"; then
 	echo "build-modules: pwm-test.ko is up to date"
 else
 	echo "build-modules: building pwm-test.ko for $kver"

@@ -5,6 +5,10 @@
 # by someone else (an error that says what to do), the chip removed and added again (uevents),
 # a crash whose exports the next start takes back (records under /run/uledsd/pwm), a clean
 # exit that disables and unexports, and --check-config errors for every bad key.
+# Runs on 6.12 (pwm-duty-curves-hotplug-busy) and on 6.1 (kmod-6.1-abi-torture-core-pwm),
+# whose PWM core refuses a period of 0 and a duty cycle above the period even while disabled:
+# the first start sets up fresh exports (period 0), the restart after the crash shrinks the
+# period below the duty cycle the crash left.
 . "$(dirname "$0")/lib.sh"
 
 uledsd=$(uledsd_bin) || exit 1
@@ -25,6 +29,21 @@ expect_duty() { # CHANNEL DUTY WHAT
 	wait_for 5 duty_is "$1" "$2"
 	assert_eq "$2" "$(pwm "$1" duty_cycle)" "$3 (pwm$1 duty_cycle)"
 }
+
+# What the pwm backend's write order is for: a fresh export has period 0, and 6.1 refuses a
+# duty cycle before the period and a period below the duty cycle (checked on 6.1 only; 6.12
+# takes both while the PWM is disabled).
+refused() { ! (echo "$1" >"$2") 2>/dev/null; } # VALUE FILE: the write fails
+echo 6 >"$C/export"
+assert_eq 0 "$(pwm 6 period)" "a fresh export starts with period 0"
+case $(uname -r) in 6.1.*)
+	assert_true "6.1 refuses a duty cycle while the period is 0" refused 1000 "$C/pwm6/duty_cycle"
+	echo 2000 >"$C/pwm6/period" && echo 1000 >"$C/pwm6/duty_cycle"
+	assert_eq 1000 "$(pwm 6 duty_cycle)" "6.1 takes a duty cycle once the period is set"
+	assert_true "6.1 refuses a period below the duty cycle" refused 500 "$C/pwm6/period"
+	;;
+esac
+echo 6 >"$C/unexport"
 
 # Someone else's export, before uledsd starts.
 echo 7 >"$C/export"
@@ -110,12 +129,22 @@ assert_true "pwm:busy takes PWM 7 once the re-added chip has it free" \
 	wait_for 5 grep -q "pwm:busy: pwm: attached" "$work/log"
 
 # --- a crash: the exports stay, the next start takes them back as its own -------------------
+# The restart comes with a shorter period for pwm:lin, 100 us, below the 750 us duty cycle the
+# crash left: the duty cycle must go to 0 before the period is written (6.1 refuses it else).
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 assert_true "a crash leaves the export" test -e "$(chip_dir)/pwm0/enable"
+assert_eq 750000 "$(pwm 0 duty_cycle)" "the crash leaves the duty cycle"
+sed -i '0,/^pwm.period = 1ms$/s//pwm.period = 100us/' "$work/conf/10-pwm.conf"
+mv "$work/log" "$work/log.first"
 start "after a crash"
 assert_true "the restart took pwm0 back (no foreign-export error)" \
 	wait_for 5 sh -c "grep -q 'pwm:lin: pwm: attached' '$work/log' && ! grep -q 'PWM 0 of $DEV is exported by someone else' '$work/log'"
+assert_eq 100000 "$(pwm 0 period)" "the period shrank below the old duty cycle"
+assert_true "no set-up error after the period shrank" sh -c "! grep -q 'failed to set up' '$work/log'"
+echo 40 >"$L/pwm:lin/brightness"
+expect_duty 0 40000 "40 % of the new 100 us period"
+assert_eq 1 "$(pwm 0 enable)" "pwm0 is enabled with the new period"
 
 # --- a clean exit disables and unexports -----------------------------------------------------
 kill -TERM "$pid"
@@ -180,5 +209,5 @@ check "channel count" "$f:30: pwm.channels has 2 channels but the LED has 3 colo
 check "unknown key" "$f:38: unknown key 'pwm.frequency'"
 assert_true "--check-config counts the errors" grep -q "0 LEDs valid, 7 errors" "$work/check.out" ||
 	cat "$work/check.out" "$work/check.err"
-if [ "${ULEDSD_TEST_VERBOSE:-}" ]; then cat "$work/log"; fi
+if [ "${ULEDSD_TEST_VERBOSE:-}" ]; then cat "$work/log.first" "$work/log"; fi
 exit 0
