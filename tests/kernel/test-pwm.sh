@@ -31,8 +31,8 @@ expect_duty() { # CHANNEL DUTY WHAT
 }
 
 # What the pwm backend's write order is for: a fresh export has period 0, and 6.1 refuses a
-# duty cycle before the period and a period below the duty cycle (checked on 6.1 only; 6.12
-# takes both while the PWM is disabled).
+# duty cycle before the period and a period below the duty cycle (checked on 6.1 only, where
+# the order matters).
 refused() { ! (echo "$1" >"$2") 2>/dev/null; } # VALUE FILE: the write fails
 echo 6 >"$C/export"
 assert_eq 0 "$(pwm 6 period)" "a fresh export starts with period 0"
