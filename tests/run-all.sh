@@ -13,6 +13,19 @@ cd "$src"
 
 bash tests/build.sh "$build"
 
+# arm64 (tests/cross-arm64.sh): uledsd cross-built and unit-tested under qemu-user, kmod/ built
+# against linux-source 6.12 prepared for Debian's arm64 kernel. In a full run only, in the
+# background from here to the end (niced: the VMs' timeouts matter more than its wall time).
+arm64=$build-arm64
+arm64_pid=
+if [ $# = 0 ]; then
+	mkdir -p "$arm64"
+	nice -n 10 bash tests/cross-arm64.sh "$arm64" >"$arm64/cross-arm64.log" 2>&1 &
+	arm64_pid=$!
+else
+	echo "arm64: not run (meson test arguments given; tests/cross-arm64.sh BUILD runs it alone)"
+fi
+
 # kmod/ must build warning-free against both Debian kernels' headers (6.1 and 6.12).
 kmod_ok=0 kmod_fail=0
 for kdir in /usr/src/linux-headers-6.1.*-amd64 /lib/modules/6.12.*/build; do
@@ -87,6 +100,12 @@ if [ -n "$asan_pid" ]; then
 	cat "$asan/sanitize.log"
 fi
 
+arm64_ok=0 arm64_fail=0
+if [ -n "$arm64_pid" ]; then
+	if wait "$arm64_pid"; then arm64_ok=1; else arm64_fail=1; fi
+	cat "$arm64/cross-arm64.log"
+fi
+
 if [ -n "$chroot_pid" ]; then
 	if wait "$chroot_pid"; then deb_ok=$((deb_ok + 1)); else deb_fail=$((deb_fail + 1)); fi
 	cat "$build/deb/chroot-step.log"
@@ -102,5 +121,5 @@ if [ "$skipped" != 0 ]; then
 	echo "FAIL: $skipped test(s) skipped; no test may skip"
 	failed=$((failed + skipped))
 fi
-echo "$((passed + kmod_ok + deb_ok)) passed, $((failed + kmod_fail + deb_fail)) failed"
-[ $rc = 0 ] && [ $kmod_fail = 0 ] && [ $deb_fail = 0 ] && [ "$failed" = 0 ]
+echo "$((passed + kmod_ok + deb_ok + arm64_ok)) passed, $((failed + kmod_fail + deb_fail + arm64_fail)) failed"
+[ $rc = 0 ] && [ $kmod_fail = 0 ] && [ $deb_fail = 0 ] && [ $arm64_fail = 0 ] && [ "$failed" = 0 ]

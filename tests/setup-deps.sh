@@ -33,7 +33,7 @@ apt-get "${apt_lock[@]}" update -q
 apt-get "${apt_lock[@]}" install -y -q --no-install-recommends \
 	build-essential meson ninja-build pkg-config libsystemd-dev libinih-dev scdoc \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
-	qemu-system-x86 bc jq valgrind gcc-multilib libxml2-utils librsvg2-bin \
+	qemu-system-x86 bc jq valgrind gcc-12-multilib libxml2-utils librsvg2-bin \
 	libgtk-4-dev librsvg2-common fonts-dejavu-core xvfb x11-apps imagemagick xdotool \
 	polkitd weston iproute2 \
 	dpkg-dev debhelper dh-dkms fakeroot lintian debootstrap

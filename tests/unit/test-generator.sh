@@ -4,6 +4,8 @@
 # drop-in at all when no LED has a backend that writes sysfs. (Under systemd, with a real
 # PWM chip: the kernel test systemd-pwm-generator.)
 gen=${1:?usage: test-generator.sh ULEDSD_GENERATOR}
+# In a cross build meson names the exe_wrapper (qemu-aarch64) that runs it.
+eval "wrap=(${MESON_EXE_WRAPPER:-})"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 n=0 failed=0
@@ -20,7 +22,7 @@ ln -s ../../devices/platform/chipa.0/pwm/pwmchip0 "$S/class/pwm/pwmchip0"
 ln -s ../../../chipa.0 "$S/devices/platform/chipa.0/pwm/pwmchip0/device"
 run() { # writes $t/out/uledsd.service.d/50-uledsd-sysfs.conf, if anything
 	rm -rf "$t/out" && mkdir "$t/out"
-	ULEDSD_SYSFS=$S ULEDSD_CONFIG_DIR=$t/conf "$gen" "$t/out" "$t/early" "$t/late"
+	ULEDSD_SYSFS=$S ULEDSD_CONFIG_DIR=$t/conf "${wrap[@]}" "$gen" "$t/out" "$t/early" "$t/late"
 }
 dropin=$t/out/uledsd.service.d/50-uledsd-sysfs.conf
 has() { grep -qx -- "$1" "$dropin"; }

@@ -3,11 +3,13 @@
 # Issue 14: the README's example configuration and conf/example.conf pass --check-config as
 # written, and a mistyped -c directory is an error that names it.
 UL=$1 SRC=$2
+# In a cross build meson names the exe_wrapper (qemu-aarch64) that runs UL.
+eval "wrap=(${MESON_EXE_WRAPPER:-})"
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
 fail=0
 check() { # NAME FILE: 0 errors, and each LED listed with its file
 	mkdir -p "$t/$1" && cp "$2" "$t/$1/board.conf"
-	out=$("$UL" --check-config -c "$t/$1" 2>&1) || { echo "FAIL $1: --check-config failed:"; echo "$out"; fail=1; }
+	out=$("${wrap[@]}" "$UL" --check-config -c "$t/$1" 2>&1) || { echo "FAIL $1: --check-config failed:"; echo "$out"; fail=1; }
 	grep -Eq ": [0-9]* LEDs valid, 0 errors(, [0-9]+ warnings?)?\.$" <<<"$out" || { echo "FAIL $1: not 0 errors: $out"; fail=1; }
 	echo "$out"
 }
@@ -20,7 +22,7 @@ out=$(check example "$SRC/conf/example.conf")
 echo "$out"
 grep -q 'backends gpio' <<<"$out" && grep -q 'backends dbus' <<<"$out" || { echo "FAIL example.conf: needs a gpio and a dbus LED"; fail=1; }
 grep -q FAIL <<<"$out" && fail=1
-msg=$("$UL" --check-config -c "$t/no-such-dir" 2>&1); rc=$?
+msg=$("${wrap[@]}" "$UL" --check-config -c "$t/no-such-dir" 2>&1); rc=$?
 want="uledsd: configuration directory '$t/no-such-dir' (given with -c) does not exist; check the path."
 [ $rc = 1 ] && [ "$msg" = "$want" ] || { echo "FAIL: -c missing dir: rc=$rc, got '$msg', want '$want'"; fail=1; }
 [ $fail = 0 ] && echo "test-readme-config: ok"

@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# arm64 (issue 21): cross-builds uledsd for aarch64 and builds kmod/ for Debian's arm64 kernel,
+# on an amd64 Debian 12 machine. Installs what it needs with apt (arm64 as a foreign
+# architecture), so it runs as root.
+#
+# usage: tests/cross-arm64.sh BUILD_DIR [daemon|kmod]...   (default: daemon kmod)
+#   daemon  meson cross build in BUILD_DIR (cross/aarch64-linux-gnu.ini, the :arm64 -dev
+#           packages): uledsd, uledsctl, uledsd-generator checked to be aarch64 executables,
+#           then the unit suite run under qemu-user (the cross file's exe_wrapper). No panel:
+#           bookworm's libgtk-4-dev:arm64 cannot be installed beside the amd64 one
+#           (gobject-introspection:arm64 needs python3:arm64).
+#   kmod    BUILD_DIR/linux-arm64: linux-source 6.12 (the version of the installed 6.12
+#           headers) with the .config, Module.symvers and vmlinux (BTF) of Debian's arm64
+#           headers package and Debian's release name, after `make modules_prepare` (Debian's
+#           arm64 headers carry arm64 host tools: they cannot build here). Cached: prepared
+#           again only when linux-source, those headers or this preparation change.
+#           BUILD_DIR/kmod-arm64/uleds.ko: kmod/ built with W=1 (a warning fails), checked to
+#           be an aarch64 relocatable with the arm64 kernel's vermagic and the symbol CRCs
+#           of Debian's Module.symvers (so that kernel would load it).
+set -euo pipefail
+
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: tests/cross-arm64.sh BUILD_DIR [daemon|kmod]..." >&2; exit 2; }
+mkdir -p "$1"
+b=$(cd "$1" && pwd)
+shift
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(daemon kmod)
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+
+fail() { echo "FAIL: arm64: $*"; exit 1; }
+ok() { echo "ok: arm64: $*"; }
+[ "$(id -u)" = 0 ] || fail "run as root (dpkg --add-architecture, apt-get install)"
+
+# --- what it needs ------------------------------------------------------------------------
+install_deps() {
+	local t0=$SECONDS apt=(apt-get -o DPkg::Lock::Timeout=900 -q) log=$b/apt.log
+	grep -Rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/ ||
+		fail "no bookworm-backports in apt's sources (tests/setup-deps.sh adds it)"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+	fi
+	# apt knows arm64 packages only after an update following --add-architecture.
+	if ! apt-cache show libc6:arm64 >/dev/null 2>&1; then
+		"${apt[@]}" update >"$log" 2>&1 || { cat "$log"; fail "apt-get update (arm64 indexes)"; }
+	fi
+	# gcc-multilib conflicts with the cross compiler (both want /usr/include/asm): apt removes
+	# it. uledsd's 32-bit test program needs only gcc-12-multilib (tests/kernel/meson.build).
+	if dpkg-query -W -f '${Status}' gcc-multilib 2>/dev/null | grep -q 'ok installed'; then
+		echo "arm64: gcc-multilib conflicts with gcc-12-aarch64-linux-gnu: apt removes it (setup-deps.sh installs gcc-12-multilib, which is all uledsd needs)"
+	fi
+	# pkg/release, not -t (as in setup-deps.sh). The :arm64 -dev packages are
+	# Multi-Arch: same, so apt keeps them at the version of their amd64 twins.
+	"${apt[@]}" install -y --no-install-recommends \
+		crossbuild-essential-arm64 qemu-user file meson ninja-build pkg-config scdoc \
+		libsystemd-dev:arm64 libinih-dev:arm64 libgpiod-dev:arm64/bookworm-backports \
+		bc bison flex libssl-dev libelf-dev pahole xz-utils kmod >>"$log" 2>&1 ||
+		{ cat "$log"; fail "installing the arm64 cross toolchain and :arm64 -dev packages (log above)"; }
+	ok "cross toolchain, qemu-user and :arm64 -dev packages installed ($((SECONDS - t0)) s)"
+}
+
+# elf_machine FILE: readelf's "Machine:" of FILE.
+elf_machine() { readelf -h "$1" | sed -n 's/^ *Machine: *//p'; }
+
+# --- uledsd, uledsctl, the generator, and their unit tests under qemu-user ----------------
+step_daemon() {
+	local t0=$SECONDS exe m version
+	local opts=(-Dwerror=true -Dgpio=enabled -Dman-pages=enabled -Dpanel=disabled)
+	if [ -f "$b/build.ninja" ]; then
+		meson configure "$b" "${opts[@]}" >"$b/setup.log" 2>&1
+	else
+		meson setup --cross-file "$src/cross/aarch64-linux-gnu.ini" "$b" "$src" "${opts[@]}" \
+			>"$b/setup.log" 2>&1
+	fi || { cat "$b/setup.log"; fail "meson setup with cross/aarch64-linux-gnu.ini"; }
+	ninja -C "$b" >"$b/ninja.log" 2>&1 || { tail -n 60 "$b/ninja.log"; fail "ninja -C $b (log: $b/ninja.log)"; }
+	for exe in daemon/uledsd ctl/uledsctl units/uledsd-generator; do
+		[ -f "$b/$exe" ] || fail "$exe was not built"
+		m=$(elf_machine "$b/$exe")
+		[ "$m" = AArch64 ] || fail "$exe is built for '$m', not AArch64"
+		echo "  $(file -b "$b/$exe" | cut -d, -f1-3)  $exe"
+	done
+	ok "cross-built uledsd, uledsctl and uledsd-generator for AArch64 ($((SECONDS - t0)) s)"
+
+	t0=$SECONDS
+	version=$(qemu-aarch64 "$b/daemon/uledsd" --version 2>&1) ||
+		fail "qemu-aarch64 daemon/uledsd --version: $version"
+	meson test -C "$b" --suite unit --print-errorlogs --num-processes "$(nproc)" >"$b/unit.log" 2>&1 ||
+		{ cat "$b/unit.log"; fail "the unit suite under qemu-aarch64 (above)"; }
+	local n
+	n=$(jq -s '[.[] | select(.result == "OK")] | length' "$b/meson-logs/testlog.json")
+	[ "$(jq -s '[.[] | select(.result != "OK")] | length' "$b/meson-logs/testlog.json")" = 0 ] ||
+		{ cat "$b/unit.log"; fail "a unit test did not pass (a skip counts as a failure)"; }
+	[ "$n" -gt 0 ] || fail "no unit test ran"
+	ok "$n unit tests pass on AArch64 under qemu-aarch64 ('$version', $((SECONDS - t0)) s)"
+}
+
+# --- linux-source 6.12 prepared for arm64, and uleds.ko built against it ------------------
+# The amd64 6.12 kernel the kernel tests use (as setup-deps.sh picks it); its arm64 twin has
+# the same version and the release name with -arm64.
+find_kernel() {
+	local bdir v
+	kver=
+	for bdir in $(ls -d /lib/modules/6.12.*-amd64/build 2>/dev/null | sort -V); do
+		v=$(basename "$(dirname "$bdir")")
+		[ -e "/boot/vmlinuz-$v" ] && kver=$v
+	done
+	[ -n "$kver" ] || fail "no 6.12 amd64 kernel with image and headers (run tests/setup-deps.sh)"
+	krel=${kver%-amd64}-arm64
+	hver=$(dpkg-query -W -f '${Version}' "linux-headers-$kver")
+	tarball=/usr/src/linux-source-6.12.tar.xz
+	[ -f "$tarball" ] && [ "$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null)" = "$hver" ] ||
+		fail "linux-source-6.12 $hver (the version of linux-headers-$kver) is not installed (tests/setup-deps.sh installs it)"
+}
+
+# Debian's arm64 headers package, unpacked (not installed: its tools are arm64 programs).
+fetch_arm64_headers() {
+	local dir=$b/debian-arm64-headers pkg=linux-headers-$krel
+	hdr=$dir/usr/src/$pkg
+	[ -f "$dir/$pkg.version" ] && [ "$(cat "$dir/$pkg.version")" = "$hver" ] && return 0
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get -q -o APT::Sandbox::User=root download "$pkg:arm64=$hver") >"$dir/download.log" 2>&1 ||
+		{ cat "$dir/download.log"; fail "apt-get download $pkg:arm64=$hver"; }
+	dpkg-deb -x "$dir"/*.deb "$dir"
+	for f in .config Module.symvers vmlinux include/config/kernel.release; do
+		[ -f "$hdr/$f" ] || fail "$pkg has no $f"
+	done
+	echo "$hver" >"$dir/$pkg.version"
+}
+
+# Prepares $tree. The stamp holds the versions and this function's own text.
+prepare_tree() {
+	local stamp t0=$SECONDS opt diff
+	stamp="$krel $hver $(declare -f prepare_tree | sha256sum | cut -c1-16)"
+	if [ "$(cat "$tree/.uledsd-prepared" 2>/dev/null)" = "$stamp" ]; then
+		echo "arm64: $tree is prepared ($krel)"
+		return 0
+	fi
+	echo "arm64: preparing $tree from $tarball for $krel"
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	tar -xJf "$tarball" -C "$tree" --strip-components=1 ||
+		fail "cannot unpack $tarball"
+	cp "$hdr/.config" "$tree/.config"
+	make -C "$tree" "${cross[@]}" KERNELRELEASE="$krel" olddefconfig >"$tree/prepare.log" 2>&1 ||
+		{ cat "$tree/prepare.log"; fail "make olddefconfig for arm64"; }
+	# Our toolchain is Debian's (gcc 12, pahole 1.24): the config should come out the same.
+	# What differs is listed; what decides whether the module fits must not differ.
+	diff=$("$tree/scripts/diffconfig" "$hdr/.config" "$tree/.config" || true)
+	[ -z "$diff" ] || printf 'arm64: the prepared config differs from Debian'\''s:\n%s\n' "$diff"
+	for opt in MODVERSIONS SMP PREEMPT_VOLUNTARY MODULE_UNLOAD LEDS_CLASS LEDS_CLASS_MULTICOLOR \
+		LEDS_TRIGGERS DEBUG_INFO_BTF_MODULES; do
+		[ "$(grep "^CONFIG_$opt=" "$tree/.config")" = "$(grep "^CONFIG_$opt=" "$hdr/.config")" ] ||
+			fail "CONFIG_$opt differs from Debian's arm64 config after olddefconfig"
+	done
+	make -C "$tree" "${cross[@]}" KERNELRELEASE="$krel" -j"$(nproc)" modules_prepare \
+		>>"$tree/prepare.log" 2>&1 ||
+		{ tail -n 60 "$tree/prepare.log"; fail "make modules_prepare for arm64 (log: $tree/prepare.log)"; }
+	# The kernel's exported symbols and their CRCs, and the BTF the modules' BTF builds on.
+	cp "$hdr/Module.symvers" "$hdr/vmlinux" "$tree/"
+	[ "$(cat "$tree/include/config/kernel.release")" = "$krel" ] ||
+		fail "the prepared tree's release is '$(cat "$tree/include/config/kernel.release")', not $krel"
+	echo "$stamp" >"$tree/.uledsd-prepared"
+	echo "arm64: prepared in $((SECONDS - t0)) s"
+}
+
+step_kmod() {
+	local t0=$SECONDS out=$b/kmod-arm64 log ko vm want crc sym bad=0 n=0
+	tree=$b/linux-arm64
+	find_kernel
+	fetch_arm64_headers
+	prepare_tree
+	rm -rf "$out"
+	log=$out.log
+	if ! make -s -C "$src/kmod" KDIR="$tree" BUILD_DIR="$out" "${cross[@]}" W=1 >"$log" 2>&1 ||
+		grep -E -i 'warning|error' "$log"; then
+		cat "$log"
+		fail "kmod against the arm64 tree $tree (W=1; log: $log)"
+	fi
+	ko=$out/uleds.ko
+	[ "$(readelf -h "$ko" | sed -n 's/^ *Type: *//p' | cut -d' ' -f1)" = REL ] &&
+		[ "$(elf_machine "$ko")" = AArch64 ] && readelf -h "$ko" | grep -q 'Class: *ELF64' ||
+		fail "uleds.ko is not a 64-bit AArch64 relocatable: $(file -b "$ko")"
+	# The vermagic Debian's arm64 kernel has (include/linux/vermagic.h for its config).
+	want="$(cat "$hdr/include/config/kernel.release") SMP mod_unload modversions aarch64"
+	vm=$(modinfo -F vermagic "$ko")
+	[ "$vm" = "$want" ] || fail "uleds.ko's vermagic is '$vm', Debian's arm64 kernel has '$want'"
+	# Each symbol's CRC as the arm64 kernel exports it (Module.symvers: CRC SYMBOL MODULE ...).
+	while read -r crc sym; do
+		n=$((n + 1))
+		grep -q -P "^$crc\t$sym\t" "$hdr/Module.symvers" ||
+			{ echo "uleds.ko wants $sym with CRC $crc: not so in Debian's Module.symvers"; bad=1; }
+	done < <(modprobe --dump-modversions "$ko")
+	[ $n -gt 0 ] && [ $bad = 0 ] || fail "uleds.ko's symbol versions do not match Debian's arm64 kernel ($n symbols)"
+	ok "kmod builds warning-free (W=1) for arm64: $(file -b "$ko" | cut -d, -f1-2), vermagic '$vm', $n symbol CRCs as in Debian's Module.symvers ($((SECONDS - t0)) s)"
+}
+
+install_deps
+for step in "${steps[@]}"; do
+	case $step in
+	daemon | kmod) "step_$step" ;;
+	*) echo "tests/cross-arm64.sh: unknown step '$step' (daemon, kmod)" >&2; exit 2 ;;
+	esac
+done
