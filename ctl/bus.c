@@ -166,6 +166,42 @@ static int read_string(sd_bus_message *m, char **s)
 	return *s ? 0 : -ENOMEM;
 }
 
+/* Color, a(su): a multicolour LED's channels; empty for a plain LED. */
+static int read_color(struct ctl_led *l, sd_bus_message *m)
+{
+	const char *name;
+	uint32_t v;
+	int r;
+
+	for (size_t i = 0; i < l->n_channels; i++)
+		free(l->channels[i].name);
+	l->n_channels = 0;
+	r = sd_bus_message_enter_container(m, 'v', "a(su)");
+	if (r < 0)
+		return r;
+	r = sd_bus_message_enter_container(m, 'a', "(su)");
+	if (r < 0)
+		return r;
+	while ((r = sd_bus_message_read(m, "(su)", &name, &v)) > 0) {
+		struct ctl_channel *ch;
+
+		ch = realloc(l->channels, (l->n_channels + 1) * sizeof(*ch));
+		if (!ch)
+			return -ENOMEM;
+		l->channels = ch;
+		ch[l->n_channels] = (struct ctl_channel){.name = strdup(name), .intensity = v};
+		if (!ch[l->n_channels].name)
+			return -ENOMEM;
+		l->n_channels++;
+	}
+	if (r < 0)
+		return r;
+	r = sd_bus_message_exit_container(m);
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
 /* An a{sv} of io.uledsd1.LED properties (GetAll, PropertiesChanged, InterfacesAdded). Unknown
  * properties are skipped, so a newer daemon works with an older uledsctl. */
 int ctl_led_read_props(struct ctl_led *l, sd_bus_message *m)
@@ -196,6 +232,8 @@ int ctl_led_read_props(struct ctl_led *l, sd_bus_message *m)
 			r = sd_bus_message_read(m, "v", "u", &l->max_brightness);
 		else if (streq(key, "Backends"))
 			r = read_backends(l, m);
+		else if (streq(key, "Color"))
+			r = read_color(l, m);
 		else if (streq(key, "Transient") && (r = sd_bus_message_read(m, "v", "b", &b)) >= 0)
 			l->transient = b;
 		else
@@ -250,6 +288,9 @@ void ctl_led_clear(struct ctl_led *l)
 		free(l->backends[i].state);
 	}
 	free(l->backends);
+	for (size_t i = 0; i < l->n_channels; i++)
+		free(l->channels[i].name);
+	free(l->channels);
 	free(l->path);
 	free(l->name);
 	free(l->trigger);

@@ -44,14 +44,35 @@ static char *backends_summary(const struct ctl_led *l, bool *all_ok)
 	return s;
 }
 
+enum {
+	LIST_LAMP,
+	LIST_LED,
+	LIST_BRIGHTNESS,
+	LIST_COLOR,
+	LIST_TRIGGER,
+	LIST_BACKENDS,
+	_LIST_COLUMNS,
+};
+
+/* The cells of the columns shown, in order. */
+static void list_pick(const char *const *all, const size_t *shown, size_t n, const char **ret)
+{
+	for (size_t i = 0; i < n; i++)
+		ret[i] = all[shown[i]];
+}
+
 int cmd_list(struct ctl *c, char **args, size_t n)
 {
-	static const char *const headers[] = {"", "LED", "BRIGHTNESS", "TRIGGER", "BACKENDS"};
+	static const char *const headers[_LIST_COLUMNS] = {
+	    [LIST_LAMP] = "",		      [LIST_LED] = "LED",	    [LIST_BRIGHTNESS] = "BRIGHTNESS",
+	    [LIST_COLOR] = "COLOR",	      [LIST_TRIGGER] = "TRIGGER", [LIST_BACKENDS] = "BACKENDS",
+	};
+	const char *picked[_LIST_COLUMNS];
+	size_t shown[_LIST_COLUMNS], n_shown = 0;
 	struct ctl_led *leds = NULL;
 	struct table *t;
 	size_t n_leds = 0;
-	/* The lamp column only on a terminal: scripts get plain fields. */
-	size_t skip = c->tty ? 0 : 1;
+	bool multicolor = false;
 	int r;
 
 	r = ctl_get_leds(c, &leds, &n_leds);
@@ -67,27 +88,45 @@ int cmd_list(struct ctl *c, char **args, size_t n)
 		ctl_leds_free(leds, n_leds);
 		return CTL_EXIT_OK;
 	}
-	t = table_new(ELEMENTSOF(headers) - skip, headers + skip);
+	for (size_t i = 0; i < n_leds; i++)
+		multicolor = multicolor || leds[i].n_channels > 0;
+	/* The lamp column only on a terminal (scripts get plain fields), COLOR only when an LED
+	 * has channels: a list without multicolour LEDs looks as it always did. */
+	for (size_t k = 0; k < _LIST_COLUMNS; k++)
+		if ((k != LIST_LAMP || c->tty) && (k != LIST_COLOR || multicolor))
+			shown[n_shown++] = k;
+	list_pick(headers, shown, n_shown, picked);
+	t = table_new(n_shown, picked);
 	if (!t) {
 		ctl_leds_free(leds, n_leds);
 		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
 	}
-	table_set_right(t, 2 - skip);
+	table_set_right(t, c->tty ? LIST_BRIGHTNESS : LIST_BRIGHTNESS - 1);
 	for (size_t i = 0; i < n_leds; i++) {
 		const struct ctl_led *l = &leds[i];
-		_cleanup_free_ char *name = NULL, *bright = NULL, *backends = NULL;
+		_cleanup_free_ char *name = NULL, *bright = NULL, *backends = NULL, *color = NULL;
 		char lamp[32];
 		bool ok;
 
 		ctl_lamp_color(c, l, lamp);
 		backends = backends_summary(l, &ok);
+		color = ctl_color_text(l, ":", " ");
 		if (asprintf(&name, "%s%s", l->name, l->transient ? " (transient)" : "") < 0)
 			name = NULL;
 		if (asprintf(&bright, "%u/%u", l->brightness, l->max_brightness) < 0)
 			bright = NULL;
-		const char *cells[] = {ctl_lamp_glyph(l), name, bright, l->trigger, backends};
-		const char *colors[] = {lamp, NULL, NULL, NULL, ok ? NULL : ANSI_RED};
-		table_add(t, cells + skip, colors + skip);
+		const char *cells[_LIST_COLUMNS] = {
+		    [LIST_LAMP] = ctl_lamp_glyph(l), [LIST_LED] = name,
+		    [LIST_BRIGHTNESS] = bright,	     [LIST_COLOR] = color ? color : "-",
+		    [LIST_TRIGGER] = l->trigger,     [LIST_BACKENDS] = backends,
+		};
+		const char *colors[_LIST_COLUMNS] = {[LIST_LAMP] = lamp,
+						     [LIST_BACKENDS] = ok ? NULL : ANSI_RED};
+		const char *row_cells[_LIST_COLUMNS], *row_colors[_LIST_COLUMNS];
+
+		list_pick(cells, shown, n_shown, row_cells);
+		list_pick(colors, shown, n_shown, row_colors);
+		table_add(t, row_cells, row_colors);
 	}
 	ctl_pager_open(c);
 	table_print(c, t, stdout);
@@ -100,6 +139,7 @@ int cmd_list(struct ctl *c, char **args, size_t n)
 
 static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
 {
+	_cleanup_free_ char *color = ctl_color_text(l, " ", ", ");
 	unsigned pct = l->max_brightness
 			   ? (l->brightness * 100U + l->max_brightness / 2) / l->max_brightness
 			   : 0;
@@ -109,6 +149,8 @@ static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
 	       l->transient ? " (transient)" : "");
 	printf("        Path: %s\n", l->path);
 	printf("  Brightness: %u/%u (%u%%)\n", l->brightness, l->max_brightness, pct);
+	if (color)
+		printf("       Color: %s\n", color);
 	printf("     Trigger: %s\n", l->trigger);
 	if (l->mode)
 		printf("        Mode: %s\n", l->mode);

@@ -66,6 +66,12 @@ struct ctl_backend {
 	char *state;
 };
 
+/* One channel of a multicolour LED (the Color property). */
+struct ctl_channel {
+	char *name; /* the kernel's colour name: "red" */
+	uint32_t intensity;
+};
+
 struct ctl_led {
 	char *path;
 	char *name;
@@ -76,6 +82,8 @@ struct ctl_led {
 	uint32_t blink_on_ms, blink_off_ms; /* an offloaded blink, 0/0: none */
 	struct ctl_backend *backends;
 	size_t n_backends;
+	struct ctl_channel *channels; /* none for a plain LED */
+	size_t n_channels;
 	bool transient;
 };
 
@@ -106,6 +114,7 @@ void ctl_led_rgb(const char *name, uint8_t rgb[3]);
 const char *ctl_lamp_glyph(const struct ctl_led *l);
 void ctl_lamp_color(const struct ctl *c, const struct ctl_led *l, char buf[static 32]);
 void ctl_lamp(const struct ctl *c, FILE *f, const struct ctl_led *l);
+char *ctl_color_text(const struct ctl_led *l, const char *between, const char *sep);
 void ctl_pager_open(struct ctl *c);
 void ctl_pager_close(void);
 size_t ctl_text_width(const char *s);

@@ -150,6 +150,15 @@ void json_led(struct json *j, const struct ctl_led *l)
 		json_end(j, '}');
 	}
 	json_end(j, ']');
+	json_key(j, "color");
+	json_begin(j, '[');
+	for (size_t i = 0; i < l->n_channels; i++) {
+		json_begin(j, '{');
+		json_field_string(j, "name", l->channels[i].name);
+		json_field_uint(j, "intensity", l->channels[i].intensity);
+		json_end(j, '}');
+	}
+	json_end(j, ']');
 	json_key(j, "transient");
 	json_bool(j, l->transient);
 	json_end(j, '}');

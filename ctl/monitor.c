@@ -117,10 +117,11 @@ static char *describe_backends(const struct ctl_led *l)
 
 static void say_led(struct monitor *m, const struct ctl_led *l, const char *verb)
 {
-	_cleanup_free_ char *b = describe_backends(l);
+	_cleanup_free_ char *b = describe_backends(l), *color = ctl_color_text(l, " ", ", ");
 
-	say(m, l->name, "%s: brightness %u/%u, trigger %s, backends %s", verb, l->brightness,
-	    l->max_brightness, l->trigger ? l->trigger : "?", b ? b : "?");
+	say(m, l->name, "%s: brightness %u/%u%s%s, trigger %s, backends %s", verb, l->brightness,
+	    l->max_brightness, color ? ", color " : "", color ? color : "",
+	    l->trigger ? l->trigger : "?", b ? b : "?");
 }
 
 static void add_led(struct monitor *m, struct ctl_led *l, const char *verb)
@@ -218,7 +219,7 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 static int on_properties_changed(sd_bus_message *msg, void *userdata, sd_bus_error *e)
 {
 	struct monitor *m = userdata;
-	_cleanup_free_ char *before = NULL, *after = NULL;
+	_cleanup_free_ char *before = NULL, *after = NULL, *color_before = NULL, *color_after = NULL;
 	const char *iface;
 	struct ctl_led *l;
 	uint32_t old;
@@ -228,11 +229,15 @@ static int on_properties_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 		return 0;
 	old = l->brightness;
 	before = describe_backends(l);
+	color_before = ctl_color_text(l, " ", ", ");
 	if (ctl_led_read_props(l, msg) < 0)
 		return 0;
 	after = describe_backends(l);
+	color_after = ctl_color_text(l, " ", ", ");
 	if (l->brightness != old)
 		say(m, l->name, "brightness %u/%u", l->brightness, l->max_brightness);
+	if (color_after && (!color_before || !streq(color_before, color_after)))
+		say(m, l->name, "color %s", color_after);
 	if (before && after && !streq(before, after))
 		say(m, l->name, "backends %s", after);
 	return 0;

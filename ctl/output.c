@@ -61,14 +61,59 @@ void ctl_led_rgb(const char *name, uint8_t rgb[3])
 	memcpy(rgb, led_colors[0].rgb, 3);
 }
 
+/* A multicolour LED's colour: its channels' colours weighted by their intensities, scaled
+ * so the brightest component is at most 255. False when every intensity is 0. */
+static bool mixed_rgb(const struct ctl_led *l, uint8_t rgb[3])
+{
+	double sum[3] = {0}, peak = 0;
+
+	if (!l->max_brightness)
+		return false;
+	for (size_t i = 0; i < l->n_channels; i++) {
+		const char *name = l->channels[i].name;
+		double w = (double)l->channels[i].intensity / l->max_brightness;
+		uint8_t c[3];
+
+		if (!color_of_part(name, strlen(name), c))
+			memcpy(c, led_colors[0].rgb, 3);
+		for (int k = 0; k < 3; k++) {
+			sum[k] += c[k] * w;
+			peak = sum[k] > peak ? sum[k] : peak;
+		}
+	}
+	if (peak <= 0)
+		return false;
+	for (int k = 0; k < 3; k++)
+		rgb[k] = (uint8_t)(sum[k] * (peak > 255 ? 255 / peak : 1));
+	return true;
+}
+
+/* "red 255, green 128, blue 0" (between " ", sep ", "): the channels of a multicolour LED,
+ * NULL for a plain one. */
+char *ctl_color_text(const struct ctl_led *l, const char *between, const char *sep)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!l->n_channels || !(f = open_memstream(&s, &len)))
+		return NULL;
+	for (size_t i = 0; i < l->n_channels; i++)
+		fprintf(f, "%s%s%s%u", i ? sep : "", l->channels[i].name, between,
+			l->channels[i].intensity);
+	fclose(f);
+	return s;
+}
+
 /* A lamp's glyph tells its level even without colour. */
 const char *ctl_lamp_glyph(const struct ctl_led *l)
 {
 	return l->brightness == 0 ? "○" : l->brightness < l->max_brightness ? "◐" : "●";
 }
 
-/* A lamp's colour: the LED's, dimmed by brightness (30% at the lowest step, so a dim LED is
- * still told apart from an off one, which is grey). Empty without colours. */
+/* A lamp's colour: the LED's (a multicolour LED's mix of its channels), dimmed by brightness
+ * (30% at the lowest step, so a dim LED is still told apart from an off one, which is grey).
+ * Empty without colours. */
 void ctl_lamp_color(const struct ctl *c, const struct ctl_led *l, char buf[static 32])
 {
 	uint8_t rgb[3];
@@ -77,11 +122,12 @@ void ctl_lamp_color(const struct ctl *c, const struct ctl_led *l, char buf[stati
 	*buf = '\0';
 	if (!c->color)
 		return;
-	if (l->brightness == 0 || !l->max_brightness) {
+	if (l->brightness == 0 || !l->max_brightness || (l->n_channels && !mixed_rgb(l, rgb))) {
 		snprintf(buf, 32, ANSI_DIM);
 		return;
 	}
-	ctl_led_rgb(l->name, rgb);
+	if (!l->n_channels)
+		ctl_led_rgb(l->name, rgb);
 	k = 0.3 + 0.7 * (double)l->brightness / l->max_brightness;
 	snprintf(buf, 32, "\033[38;2;%d;%d;%dm", (int)(rgb[0] * k), (int)(rgb[1] * k),
 		 (int)(rgb[2] * k));

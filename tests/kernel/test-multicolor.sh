@@ -4,7 +4,8 @@
 # writes of multi_intensity and brightness through sysfs reach three gpio-sim lines (each its
 # channel's share of the brightness, an intensity-only change included); D-Bus Color follows
 # with PropertiesChanged; SetColor and uledsctl color set it (same access rule as
-# SetBrightness); a reload changes the colour in place; --check-config names every bad key.
+# SetBrightness); uledsctl status and list show the channels (text and --json); a reload
+# changes the colour in place; --check-config names every bad key.
 . "$(dirname "$0")/lib.sh"
 
 src=${ULEDSD_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -96,6 +97,24 @@ assert_eq 0 "$?" "uledsctl color NAME 0 100 50% succeeds ($(cat "$work/ctl.out")
 assert_eq "0 100 50" "$(cat "$L/$M/multi_intensity")" "uledsctl color wrote multi_intensity"
 expect_lines 011 "after uledsctl color 0 100 50%"
 assert_eq "$(printf 'red 0\ngreen 100\nblue 50')" "$("$ctl" color "$M" 2>&1)" "uledsctl color NAME prints the channels"
+# status and list show the channels (text and --json); a plain LED shows none.
+"$ctl" status "$M" mc:plain >"$work/status.out" 2>&1
+assert_true "uledsctl status shows the channels ($(grep Color "$work/status.out"))" \
+	grep -qx '       Color: red 0, green 100, blue 50' "$work/status.out"
+assert_eq 1 "$(grep -c 'Color:' "$work/status.out")" "uledsctl status: no Color line for the plain LED"
+"$ctl" list >"$work/list.out" 2>&1
+assert_true "uledsctl list: a COLOR column with the channels ($(grep "^$M " "$work/list.out"))" \
+	grep -Eq "^$M +100/100 +red:0 green:100 blue:50 +none +gpio, dbus$" "$work/list.out"
+assert_true "uledsctl list: '-' in COLOR for the plain LED ($(grep '^mc:plain ' "$work/list.out"))" \
+	grep -Eq '^mc:plain +1/255 +- +none +gpio$' "$work/list.out"
+j=$("$ctl" list --json)
+assert_eq 'red=0 green=100 blue=50' \
+	"$(jq -r ".[] | select(.name == \"$M\") | [.color[] | \"\(.name)=\(.intensity)\"] | join(\" \")" <<<"$j")" \
+	"uledsctl list --json: color, an array of name and intensity"
+assert_eq 0 "$(jq '.[] | select(.name == "mc:plain") | .color | length' <<<"$j")" \
+	"uledsctl list --json: a plain LED's color is empty"
+assert_eq 50 "$("$ctl" status --json "$M" | jq '.leds[0].color[2].intensity')" \
+	"uledsctl status --json: the blue channel's intensity"
 "$ctl" color "$M" 1 2 >"$work/ctl.out" 2>&1
 assert_eq 1 "$?" "uledsctl color with too few values fails"
 assert_true "and says how many channels there are ($(cat "$work/ctl.out"))" \
