@@ -83,8 +83,11 @@ static bool mixed_rgb(const struct ctl_led *l, uint8_t rgb[3])
 	}
 	if (peak <= 0)
 		return false;
-	for (int k = 0; k < 3; k++)
-		rgb[k] = (uint8_t)(sum[k] * (peak > 255 ? 255 / peak : 1));
+	for (int k = 0; k < 3; k++) {
+		double v = sum[k] * (peak > 255 ? 255 / peak : 1) + 0.5;
+
+		rgb[k] = (uint8_t)(v > 255 ? 255 : v);
+	}
 	return true;
 }
 

@@ -107,6 +107,11 @@ assert_true "uledsctl list: a COLOR column with the channels ($(grep "^$M " "$wo
 	grep -Eq "^$M +100/100 +red:0 green:100 blue:50 +none +gpio, dbus$" "$work/list.out"
 assert_true "uledsctl list: '-' in COLOR for the plain LED ($(grep '^mc:plain ' "$work/list.out"))" \
 	grep -Eq '^mc:plain +1/255 +- +none +gpio$' "$work/list.out"
+# On a terminal the lamp mixes the channels: green x 1 + blue x 0.5 (uledsctl's terminal
+# colours (40,220,60) and (60,110,255)), scaled to a peak of 255.
+TERM=xterm script -q -c "$ctl --no-pager list" /dev/null </dev/null >"$work/list.tty"
+assert_true "uledsctl list on a terminal: the lamp in the mixed colour ($(grep -a "$M" "$work/list.tty" | cat -v))" \
+	grep -aq $'\033\[38;2;65;255;174m●' "$work/list.tty"
 j=$("$ctl" list --json)
 assert_eq 'red=0 green=100 blue=50' \
 	"$(jq -r ".[] | select(.name == \"$M\") | [.color[] | \"\(.name)=\(.intensity)\"] | join(\" \")" <<<"$j")" \
