@@ -64,8 +64,8 @@ static void list_pick(const char *const *all, const size_t *shown, size_t n, con
 int cmd_list(struct ctl *c, char **args, size_t n)
 {
 	static const char *const headers[_LIST_COLUMNS] = {
-	    [LIST_LAMP] = "",		      [LIST_LED] = "LED",	    [LIST_BRIGHTNESS] = "BRIGHTNESS",
-	    [LIST_COLOR] = "COLOR",	      [LIST_TRIGGER] = "TRIGGER", [LIST_BACKENDS] = "BACKENDS",
+	    [LIST_LAMP] = "",	    [LIST_LED] = "LED",		[LIST_BRIGHTNESS] = "BRIGHTNESS",
+	    [LIST_COLOR] = "COLOR", [LIST_TRIGGER] = "TRIGGER", [LIST_BACKENDS] = "BACKENDS",
 	};
 	const char *picked[_LIST_COLUMNS];
 	size_t shown[_LIST_COLUMNS], n_shown = 0;
@@ -120,8 +120,8 @@ int cmd_list(struct ctl *c, char **args, size_t n)
 		    [LIST_BRIGHTNESS] = bright,	     [LIST_COLOR] = color ? color : "-",
 		    [LIST_TRIGGER] = l->trigger,     [LIST_BACKENDS] = backends,
 		};
-		const char *colors[_LIST_COLUMNS] = {[LIST_LAMP] = lamp,
-						     [LIST_BACKENDS] = ok ? NULL : ANSI_RED};
+		const char *colors[_LIST_COLUMNS] = {
+		    [LIST_LAMP] = lamp, [LIST_BACKENDS] = ok ? NULL : ANSI_RED};
 		const char *row_cells[_LIST_COLUMNS], *row_colors[_LIST_COLUMNS];
 
 		list_pick(cells, shown, n_shown, row_cells);
