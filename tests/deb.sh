@@ -6,17 +6,21 @@
 # installs them with apt in a fresh Debian 12 chroot (debootstrap minbase + bookworm-backports)
 # to prove their dependencies resolve and their maintainer scripts work there.
 #
-# usage: tests/deb.sh BUILD_DIR [build|upgrade|chroot]...   (default: build chroot)
+# usage: tests/deb.sh BUILD_DIR [build|upgrade|dkms|chroot]...   (default: build chroot)
 #   build   BUILD_DIR/deb/release/*.deb (meson's version), checked by lintian
 #   upgrade BUILD_DIR/deb/upgrade/*.deb (VERSION+rebuild1), to try an upgrade by hand:
 #           apt install ./BUILD_DIR/deb/upgrade/uledsd_*.deb keeps every LED (re-execution)
+#   dkms    BUILD_DIR/deb/dkms/uleds-VERSION.dkms.tar.gz: the module source of the uleds-dkms
+#           package built by DKMS on the host for the kernel the VM tests boot (ULEDSD_KVER,
+#           else the newest 6.12 with image and headers), binaries only; the kernel test
+#           deb-install-upgrade-purge hands it to the package's postinst (no build in the guest)
 #   chroot  apt install of BUILD_DIR/deb/release/*.deb in a debootstrap chroot, then purge
 # Needs root (apt, debootstrap, chroot). The mirror is the one of the system's own bookworm
 # entry in /etc/apt/sources.list.d/*.sources, read at run time.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: tests/deb.sh BUILD_DIR [build|upgrade|chroot]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tests/deb.sh BUILD_DIR [build|upgrade|dkms|chroot]..." >&2; exit 2; }
 mkdir -p "$1"
 out=$(cd "$1" && pwd)/deb
 shift
@@ -98,6 +102,33 @@ step_upgrade() {
 	ls "$out/upgrade/uledsd_${version}+rebuild1_"*.deb >/dev/null || fail "no uledsd ${version}+rebuild1 package"
 	ok "rebuilt as ${version}+rebuild1 in $((SECONDS - t0)) s"
 	rm -rf "$out/tree-upgrade"
+}
+
+step_dkms() {
+	local t0=$SECONDS top=$out/dkms kver=${ULEDSD_KVER:-} b deb d
+	deb=$(ls "$out/release"/uleds-dkms_"${version}"_all.deb 2>/dev/null) ||
+		fail "no uleds-dkms_${version} in $out/release: run tests/deb.sh BUILD_DIR build first"
+	# The kernel vm-run.sh boots: the newest 6.12 with both an image and headers.
+	if [ -z "$kver" ]; then
+		for b in $(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V); do
+			[ -e "/boot/vmlinuz-$(basename "$(dirname "$b")")" ] && kver=$(basename "$(dirname "$b")")
+		done
+	fi
+	[ -n "$kver" ] && [ -d "/lib/modules/$kver/build" ] ||
+		fail "no 6.12 kernel with /boot/vmlinuz-V and /lib/modules/V/build (run tests/setup-deps.sh)"
+	# Private DKMS trees (as tests/kmod-dkms.sh): the host's /var/lib/dkms stays untouched.
+	rm -rf "$top"
+	mkdir -p "$top/tree" "$top/install"
+	dpkg-deb -x "$deb" "$top/pkg"
+	d=(dkms --dkmstree "$top/tree" --sourcetree "$top/pkg/usr/src" --installtree "$top/install")
+	{ "${d[@]}" add -m uleds -v "$version" && "${d[@]}" build -m uleds -v "$version" -k "$kver" &&
+		"${d[@]}" mktarball -m uleds -v "$version" -k "$kver" --binaries-only \
+			--archive "$top/uleds-$version.dkms.tar.gz"; } >"$top/dkms.log" 2>&1 ||
+		{ cat "$top/dkms.log"; fail "dkms add/build/mktarball of $(basename "$deb")'s source for $kver"; }
+	tar -tzf "$top/uleds-$version.dkms.tar.gz" | grep -q "dkms_main_tree/$kver/.*/uleds.ko" ||
+		fail "the DKMS tarball holds no uleds.ko for $kver"
+	rm -rf "$top/tree" "$top/install" "$top/pkg"
+	ok "DKMS built $(basename "$deb")'s module for $kver on the host: $top/uleds-$version.dkms.tar.gz ($((SECONDS - t0)) s)"
 }
 
 # bookworm_uris: the system's own Debian entry, read at run time.
@@ -188,7 +219,8 @@ for s in "${steps[@]}"; do
 	case $s in
 	build) step_build ;;
 	upgrade) step_upgrade ;;
+	dkms) step_dkms ;;
 	chroot) step_chroot ;;
-	*) echo "tests/deb.sh: unknown step $s (build, upgrade or chroot)" >&2; exit 2 ;;
+	*) echo "tests/deb.sh: unknown step $s (build, upgrade, dkms or chroot)" >&2; exit 2 ;;
 	esac
 done

@@ -57,12 +57,16 @@ for b in /lib/modules/6.1.*/build /lib/modules/6.12.*/build; do
 done
 [ $dkms_ok -ge 2 ] || { echo "FAIL: DKMS was not exercised for both 6.1 and 6.12"; kmod_fail=$((kmod_fail + 1)); }
 
-# The Debian packages: built once (BUILD/deb/release) and checked by lintian. The chroot install (mostly downloads) runs meanwhile, beside the kernel tests.
+# The Debian packages: built once (BUILD/deb/release; BUILD/deb/upgrade, the same at
+# VERSION+rebuild1; BUILD/deb/dkms, their module built by DKMS for the VM's kernel) and checked
+# by lintian; the kernel test deb-install-upgrade-purge installs these files under systemd.
+# The chroot install (mostly downloads) runs meanwhile, beside the kernel tests.
 # In a full run only (no arguments), like the ASan build below.
 deb_ok=0 deb_fail=0 chroot_pid=
 if [ $# != 0 ]; then
-	echo "deb: not run (meson test arguments given; tests/deb.sh BUILD runs it alone)"
-elif bash tests/deb.sh "$build" build; then
+	echo "deb: not run (meson test arguments given; tests/deb.sh BUILD runs it alone, and" \
+		"the kernel test deb-install-upgrade-purge needs tests/deb.sh BUILD build upgrade dkms first)"
+elif bash tests/deb.sh "$build" build upgrade dkms; then
 	deb_ok=1
 	bash tests/deb.sh "$build" chroot >"$build/deb/chroot-step.log" 2>&1 &
 	chroot_pid=$!
