@@ -77,13 +77,30 @@ struct led_rgb led_color_rgb(enum led_color c)
 	return colors[c].rgb;
 }
 
+/* A channel's light in a mix. The lamp colours of red, green and blue carry some glow of the
+ * other components (red is 1.00 0.16 0.12), which added up would wash every mix out (red +
+ * blue would be a pale pink, 1.00 0.66 1.00): in a mix they are the pure primaries. */
+static struct led_rgb mix_primary(enum led_color c)
+{
+	switch (c) {
+	case LED_COLOR_RED:
+		return (struct led_rgb){1, 0, 0};
+	case LED_COLOR_GREEN:
+		return (struct led_rgb){0, 1, 0};
+	case LED_COLOR_BLUE:
+		return (struct led_rgb){0, 0, 1};
+	default:
+		return led_color_rgb(c);
+	}
+}
+
 struct led_rgb led_color_mix(const enum led_color *channel, const unsigned *intensity, size_t n,
 			     unsigned max)
 {
 	struct led_rgb sum = {0, 0, 0};
 
 	for (size_t i = 0; max && i < n; i++) {
-		struct led_rgb c = led_color_rgb(channel[i]);
+		struct led_rgb c = mix_primary(channel[i]);
 		double w = (double)(intensity[i] < max ? intensity[i] : max) / max;
 
 		sum.r += c.r * w;

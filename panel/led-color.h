@@ -41,8 +41,9 @@ enum led_color led_color_from_name(const char *name);
 const char *led_color_to_string(enum led_color c);
 /* The lit colour of the lamp; UNKNOWN gives a neutral, slightly cool white-grey. */
 struct led_rgb led_color_rgb(enum led_color c);
-/* The light of a multicolour LED (the Color property): each channel's lamp colour weighted
- * by intensity / max and added, each component at most 1. No channel lit: black. */
+/* The light of a multicolour LED (the Color property): each channel's colour weighted by
+ * intensity / max and added, each component at most 1 (red, green and blue as pure
+ * primaries, other colours as their lamp colour). No channel lit: black. */
 struct led_rgb led_color_mix(const enum led_color *channel, const unsigned *intensity, size_t n,
 			     unsigned max);
 /* The function part ("heartbeat" of "board:green:heartbeat"); the whole name if it has

@@ -166,6 +166,8 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		PanelLed *led;
 		guint on_ms, off_ms;
 		const char *const *triggers;
+		struct led_rgb mixed;
+		char mixed_hex[8];
 
 		if (!PANEL_IS_TILE(tile) || !gtk_widget_get_mapped(tile) ||
 		    !gtk_widget_compute_bounds(GTK_WIDGET(panel_tile_get_lamp(PANEL_TILE(tile))),
@@ -174,10 +176,17 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		led = panel_tile_get_led(PANEL_TILE(tile));
 		panel_led_get_blink(led, &on_ms, &off_ms);
 		triggers = panel_led_get_available_triggers(led);
+		/* A multicolour LED's mixed light as RRGGBB, "-" for a plain LED. */
+		if (panel_led_get_mixed_rgb(led, &mixed))
+			g_snprintf(mixed_hex, sizeof(mixed_hex), "%02x%02x%02x",
+				   (unsigned)(mixed.r * 255 + 0.5), (unsigned)(mixed.g * 255 + 0.5),
+				   (unsigned)(mixed.b * 255 + 0.5));
+		else
+			g_strlcpy(mixed_hex, "-", sizeof(mixed_hex));
 		g_string_append_printf(
 		    out,
 		    "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
-		    "blink=%u/%u lit=%d triggers=%u trigger=%s online=%d ok=%d name=%s\n",
+		    "blink=%u/%u lit=%d triggers=%u trigger=%s online=%d ok=%d mixed=%s name=%s\n",
 		    (int)(r.origin.x + tx), (int)(r.origin.y + ty), (int)r.size.width,
 		    (int)r.size.height, panel_led_get_brightness(led),
 		    panel_led_get_max_brightness(led), on_ms, off_ms,
@@ -185,7 +194,7 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		    triggers ? g_strv_length((char **)triggers) : 0,
 		    panel_led_get_trigger(led) ? panel_led_get_trigger(led) : "",
 		    panel_led_get_online(led),
-		    panel_led_get_backends_ok(led), panel_led_get_name(led));
+		    panel_led_get_backends_ok(led), mixed_hex, panel_led_get_name(led));
 		n++;
 	}
 	g_autofree char *head =

@@ -72,7 +72,7 @@ assert_true "Xvfb answers" wait_for 30 eval 'xdotool getdisplaygeometry >/dev/nu
 # --- the panel's own report of what it drew ---------------------------------------------------
 # --debug-geometry prints, after each frame that changed, a block:
 #   geometry w=W h=H state=STATE lamps=N manage=0|1
-#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 triggers=N trigger= online= ok= name=
+#   lamp x= y= w= h= brightness= max= blink=ON_MS/OFF_MS lit=0|1 triggers=N trigger= online= ok= mixed=RRGGBB|- name=
 #   (one per lamp)
 #   end
 # lit=0 while a blink is in its dark half; blink=0/0 when none runs.
@@ -182,20 +182,36 @@ blue_off() { drawn brightness 0 $BLUE && drawn lit 1 $BLUE; }
 assert_true "and the lamp is plain off: brightness 0, no blink phase left (lit=1)" \
 	wait_for 10 blue_off
 
-# --- Reload adds a lamp, then removes it -------------------------------------------------------
+# --- Reload adds a lamp (a multicolour one: its mixed light), then removes it -------------------
+NEW=panel:rgb:new
 cat >"$work/20-new.conf" <<'C'
-[panel:cyan:new]
+[panel:rgb:new]
+color = rgb
+multi_intensity = 255 0 255
 default_brightness = 255
 backends = dbus
 C
 busctl --system call io.uledsd1 /io/uledsd1 io.uledsd1.Manager Reload >/dev/null
 assert_true "an LED added by Reload appears (InterfacesAdded)" wait_for 15 drawn lamps 7
-assert_true "it is panel:cyan:new, lit" drawn brightness 255 panel:cyan:new
+assert_true "it is $NEW, lit" drawn brightness 255 $NEW
+assert_true "multicolour: drawn in its mixed light, red + blue (Color)" wait_for 10 drawn mixed ff00ff $NEW
+assert_true "plain LEDs have no mixed light" drawn mixed - $RED
 shot 04-added
+read -r r1 g1 b1 <<<"$(mean_rgb 04-added $NEW)"
+echo 0 255 0 >"$L/$NEW/multi_intensity"
+assert_true "multi_intensity 0 255 0 in sysfs: drawn green (Color's PropertiesChanged)" \
+	wait_for 10 drawn mixed 00ff00 $NEW
+shot 04-added-green
+read -r r2 g2 b2 <<<"$(mean_rgb 04-added-green $NEW)"
+echo "# multicolour lamp box, mean RGB: magenta $r1 $g1 $b1, green $r2 $g2 $b2"
+assert_true "magenta by pixels (red $r1 and blue $b1 >= 2 x green $g1)" \
+	test "$r1" -ge $((2 * g1)) -a "$b1" -ge $((2 * g1))
+assert_true "green by pixels (green $g2 >= 2 x red $r2 and 2 x blue $b2)" \
+	test "$g2" -ge $((2 * r2)) -a "$g2" -ge $((2 * b2))
 rm "$work/20-new.conf"
 busctl --system call io.uledsd1 /io/uledsd1 io.uledsd1.Manager Reload >/dev/null
 assert_true "an LED removed by Reload disappears (InterfacesRemoved)" wait_for 15 drawn lamps 6
-assert_true "panel:cyan:new is gone" no_lamp panel:cyan:new
+assert_true "$NEW is gone" no_lamp $NEW
 shot 05-removed
 
 # --- a click on the lamp, as root, changes sysfs -----------------------------------------------

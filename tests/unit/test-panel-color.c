@@ -57,10 +57,17 @@ int main(void)
 		enum led_color rgb[] = {LED_COLOR_RED, LED_COLOR_GREEN, LED_COLOR_BLUE};
 		unsigned full_red[] = {255, 0, 0}, half_red[] = {128, 0, 0}, white[] = {255, 255, 255};
 		unsigned dark[] = {0, 0, 0};
-		struct led_rgb r = led_color_rgb(LED_COLOR_RED), m;
+		unsigned magenta[] = {255, 0, 255};
+		enum led_color amber[] = {LED_COLOR_AMBER};
+		unsigned full[] = {255};
+		struct led_rgb a = led_color_rgb(LED_COLOR_AMBER), m;
 
 		m = led_color_mix(rgb, full_red, 3, 255);
-		CHECK(m.r == r.r && m.g == r.g && m.b == r.b, "full red is the red lamp colour");
+		CHECK(m.r == 1 && m.g == 0 && m.b == 0, "full red is pure red");
+		m = led_color_mix(rgb, magenta, 3, 255);
+		CHECK(m.r == 1 && m.g == 0 && m.b == 1, "red + blue is magenta, not a washed-out pink");
+		m = led_color_mix(amber, full, 1, 255);
+		CHECK(m.r == a.r && m.g == a.g && m.b == a.b, "another colour is its lamp colour");
 		m = led_color_mix(rgb, half_red, 3, 255);
 		CHECK(m.r > 0.49 && m.r < 0.51 && m.g < 0.09, "half red is half as bright (%.2f)",
 		      m.r);
