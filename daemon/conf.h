@@ -20,9 +20,7 @@ struct conf {
 	char **notes; /* drop-ins overridden or masked: "PATH: overridden by PATH" */
 	size_t n_notes;
 	/* Every section seen (valid or not) and its "FILE:LINE", to report duplicates. */
-	char **defined_names;
-	char **defined_places;
-	size_t n_defined;
+	void *defined; /* tsearch tree of "NAME\0FILE:LINE" */
 };
 
 /* conf-files.c: default search path, highest priority first. */

@@ -502,15 +502,82 @@ struct reload_errors {
 	size_t n;
 };
 
+/* A reload looks each LED up in the other list: sorted copies and bsearch, not n² strcmp
+ * (10 000 LEDs: a reload that changed one LED took 49 s under emulation, bench/README.md). */
+static int cmp_conf(const void *a, const void *b)
+{
+	return strcmp((*(struct led_conf *const *)a)->name, (*(struct led_conf *const *)b)->name);
+}
+
+static int cmp_name_conf(const void *key, const void *elem)
+{
+	return strcmp(key, (*(struct led_conf *const *)elem)->name);
+}
+
+static int cmp_led(const void *a, const void *b)
+{
+	return strcmp((*(struct led *const *)a)->name, (*(struct led *const *)b)->name);
+}
+
+static int cmp_name_led(const void *key, const void *elem)
+{
+	return strcmp(key, (*(struct led *const *)elem)->name);
+}
+
+/* Sorted copies (NULL when out of memory: the lookups below fall back to the lists). */
+static struct led_conf **conf_sorted(const struct conf *c)
+{
+	struct led_conf **v = c->n_leds ? malloc(c->n_leds * sizeof(*v)) : NULL;
+
+	if (v) {
+		memcpy(v, c->leds, c->n_leds * sizeof(*v));
+		qsort(v, c->n_leds, sizeof(*v), cmp_conf);
+	}
+	return v;
+}
+
+static struct led **leds_sorted(const struct manager *m)
+{
+	struct led **v = m->n_leds ? malloc(m->n_leds * sizeof(*v)) : NULL;
+
+	if (v) {
+		memcpy(v, m->leds, m->n_leds * sizeof(*v));
+		qsort(v, m->n_leds, sizeof(*v), cmp_led);
+	}
+	return v;
+}
+
+static struct led_conf *find_conf(const struct conf *c, struct led_conf **sorted,
+				  const char *name)
+{
+	struct led_conf **f;
+
+	if (!sorted)
+		return conf_find(c, name);
+	f = bsearch(name, sorted, c->n_leds, sizeof(*sorted), cmp_name_conf);
+	return f ? *f : NULL;
+}
+
+static struct led *find_led(struct manager *m, struct led **sorted, size_t n, const char *name)
+{
+	struct led **f;
+
+	if (!sorted)
+		return manager_find_led(m, name);
+	f = bsearch(name, sorted, n, sizeof(*sorted), cmp_name_led);
+	return f ? *f : NULL;
+}
+
 /* Removed and recreated LEDs go first: their names and resources become free. */
 static void reload_remove(struct manager *m, struct conf *c)
 {
 	_cleanup_strv_free_ char **recreated = NULL;
+	_cleanup_free_ struct led_conf **sorted = conf_sorted(c);
 	size_t n_recreated = 0;
 
 	for (size_t i = m->n_leds; i-- > 0;) {
 		struct led *l = m->leds[i];
-		struct led_conf *nc = conf_find(c, l->name);
+		struct led_conf *nc = find_conf(c, sorted, l->name);
 
 		if (transient_is(m, l))
 			continue; /* not from the configuration: reload leaves it alone */
@@ -547,9 +614,14 @@ static void report_transient_holds(struct manager *m, struct led_conf *nc, struc
 /* Updates in place, which may free resources (a GPIO line) a new LED wants; then new LEDs. */
 static void reload_update_add(struct manager *m, struct conf *c, struct reload_errors *e)
 {
+	/* The LEDs before this pass: an update changes none of them, and each name of the new
+	 * configuration is added at most once, so the copy stays right for both loops. */
+	_cleanup_free_ struct led **sorted = leds_sorted(m);
+	size_t n_sorted = m->n_leds;
+
 	for (size_t i = 0; i < c->n_leds; i++) {
 		struct led_conf *nc = c->leds[i];
-		struct led *l = manager_find_led(m, nc->name);
+		struct led *l = find_led(m, sorted, n_sorted, nc->name);
 		_cleanup_free_ char *err = NULL;
 
 		if (!l)
@@ -567,7 +639,7 @@ static void reload_update_add(struct manager *m, struct conf *c, struct reload_e
 			report(m, &e->errors, &e->n, err ? err : "Failed to update an LED");
 	}
 	for (size_t i = 0; i < c->n_leds; i++)
-		if (c->leds[i] && !manager_find_led(m, c->leds[i]->name))
+		if (c->leds[i] && !find_led(m, sorted, n_sorted, c->leds[i]->name))
 			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &e->errors, &e->n);
 }
 
