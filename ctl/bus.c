@@ -116,6 +116,17 @@ int ctl_led_path(struct ctl *c, const char *name, char **ret)
 	return r;
 }
 
+/* The end of a v holding an a(...) read item by item: r is the last read's result. */
+static int exit_variant_array(sd_bus_message *m, int r)
+{
+	if (r < 0)
+		return r;
+	r = sd_bus_message_exit_container(m);
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
 static int read_backends(struct ctl_led *l, sd_bus_message *m)
 {
 	const char *name, *state;
@@ -145,12 +156,7 @@ static int read_backends(struct ctl_led *l, sd_bus_message *m)
 			return -ENOMEM;
 		l->n_backends++;
 	}
-	if (r < 0)
-		return r;
-	r = sd_bus_message_exit_container(m);
-	if (r < 0)
-		return r;
-	return sd_bus_message_exit_container(m);
+	return exit_variant_array(m, r);
 }
 
 static int read_string(sd_bus_message *m, char **s)
@@ -194,12 +200,7 @@ static int read_color(struct ctl_led *l, sd_bus_message *m)
 			return -ENOMEM;
 		l->n_channels++;
 	}
-	if (r < 0)
-		return r;
-	r = sd_bus_message_exit_container(m);
-	if (r < 0)
-		return r;
-	return sd_bus_message_exit_container(m);
+	return exit_variant_array(m, r);
 }
 
 /* An a{sv} of io.uledsd1.LED properties (GetAll, PropertiesChanged, InterfacesAdded). Unknown
