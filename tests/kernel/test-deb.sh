@@ -135,6 +135,8 @@ rm -r /usr/share/uleds-dkms # not the package's: out of the way of its removal
 assert_true "the postinst loaded the prebuilt module (dkms ldtarball)" \
 	grep -q "Loading tarball for uleds-$version" /tmp/apt-install.log
 assert_true "DKMS built nothing in the guest" sh -c "! grep -q 'Building initial module' /tmp/apt-install.log"
+assert_true "no failed start of $U during apt install (it waits for the module)" \
+	sh -c "! grep -q 'Could not execute systemctl' /tmp/apt-install.log"
 start_dbus || exit 1 # dbus-daemon reads the package's policy (io.uledsd1.conf) now
 assert_true "the group uledsd exists" getent group uledsd
 assert_true "$U is enabled" systemctl is-enabled --quiet $U
