@@ -144,20 +144,21 @@ assert_true "off: it was already reddish, a dark red (red $r0 > green $g0)" test
 # property carries them and the panel toggles the lamp itself, no D-Bus traffic per blink.
 BLUE=panel:blue:wifi
 echo timer >"$L/$BLUE/trigger"
-echo 2000 >"$L/$BLUE/delay_on"
-echo 2000 >"$L/$BLUE/delay_off"
-assert_true "timer on blue: the panel has its Blink, 2000/2000 ms (PropertiesChanged)" \
-	wait_for 10 drawn blink 2000/2000 $BLUE
+echo 4000 >"$L/$BLUE/delay_on"
+echo 4000 >"$L/$BLUE/delay_off"
+assert_true "timer on blue: the panel has its Blink, 4000/4000 ms (PropertiesChanged)" \
+	wait_for 10 drawn blink 4000/4000 $BLUE
 assert_true "Brightness is the level it blinks at (255, from 0: the kernel's rule)" \
 	drawn brightness 255 $BLUE
 blue_lit() { drawn lit "$1" $BLUE; }
-# blink_shot NAME LIT: a screenshot in the half LIT, taken again when the lamp toggled before
-# xwd got it (a shot costs ~1 s under TCG).
+# blink_shot NAME LIT: a screenshot in the half LIT, taken right as that half begins (a shot
+# costs ~1 s under TCG, more on a loaded host: a half is 4 s), and taken again when the lamp
+# toggled before xwd got it.
 blink_shot() {
 	local n try wid
 	wid=$(window_id)
 	for try in 1 2 3; do
-		wait_for 5 blue_lit "$2" || return 1
+		wait_for 10 blue_lit "$((1 - $2))" && wait_for 10 blue_lit "$2" || return 1
 		n=$(wc -l <"$geo")
 		_lib_sleep 0.3
 		xwd -silent -id "$wid" >"$work/$1.xwd"
@@ -170,7 +171,7 @@ assert_true "the blinking lamp is drawn lit (screenshot)" blink_shot 03-blink-li
 read -r r1 g1 b1 <<<"$(mean_rgb 03-blink-lit $BLUE)"
 assert_true "then dark, with no new state from uledsd (screenshot)" blink_shot 03-blink-dark 0
 read -r r0 g0 b0 <<<"$(mean_rgb 03-blink-dark $BLUE)"
-assert_true "and lit again" wait_for 5 blue_lit 1
+assert_true "and lit again" wait_for 10 blue_lit 1
 echo "# blue lamp box, mean RGB: lit half $r1 $g1 $b1, dark half $r0 $g0 $b0"
 assert_true "the screenshots differ: blue rose by 40 or more in the lit half ($b0 -> $b1)" \
 	test $((b1 - b0)) -ge 40

@@ -5,11 +5,16 @@
 # dbus-daemon restart and a GPIO chip unplug/replug in the middle; busctl clients coming and
 # going. Properties, not timings: after warm-up RSS grows <= 64 KiB and the open fds are the
 # same, uledsd says nothing but the expected, every LED's final value is right on every backend.
-# usage: test-soak.sh SOAK_WRITER [SECONDS]   (SOAK_WRITER: tests/kernel/soak-writer.c, built)
+# The warm-up is the first half, with one bus restart and one chip replug of its own: the
+# second half repeats both, so code and buffers first touched by them are in both measures.
+# usage: test-soak.sh SOAK_WRITER [SECONDS]   (SOAK_WRITER: tests/kernel/soak-writer.c, built;
+# SECONDS a multiple of 60)
 . "$(dirname "$0")/lib.sh"
 
 writer_bin=$1
 secs=${2:-60}
+[ $((secs % 60)) = 0 ] && [ "$secs" -gt 0 ] || { fail "SECONDS ($secs) must be a multiple of 60"; exit 1; }
+u=$((secs / 6)) # events at u (bus), 2u (chip), 3u (measure), 4u (bus), 5u (chip); end at 6u
 src=${ULEDSD_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 uledsd=$(uledsd_gpio_bin) || exit 1
 work=$(mktemp -d)
@@ -61,10 +66,22 @@ clients() {
 	echo "$k" >"$work/clients"
 }
 
-measure() { # prints "RSS_KIB FDS"
+measure() { # prints "RSS_KIB FDS ANON_KIB FILE_KIB"
 	local rss
-	rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
-	echo "$rss $(ls "/proc/$pid/fd" | wc -l)"
+	rss=$(awk '/^(VmRSS|RssAnon|RssFile):/ { printf "%s ", $2 }' "/proc/$pid/status")
+	set -- $rss
+	echo "$1 $(ls "/proc/$pid/fd" | wc -l) $2 $3"
+}
+bus_restart() {
+	stop_dbus
+	_lib_sleep 2
+	start_dbus "$src/conf/io.uledsd1.conf" || fail "dbus-daemon did not start again"
+}
+chip_replug() {
+	gpiosim_live soak 0
+	_lib_sleep 2
+	gpiosim_live soak 1 || fail "the chip did not come back"
+	sim_path soak
 }
 
 t0=$(_lib_usec)
@@ -82,19 +99,12 @@ for t in $(seq 5 5 "$secs"); do
 	kill -HUP "$pid"
 	reloads=$((reloads + 1))
 	case $t in
-	10) # warm-up over; variant A again (applied just now)
+	"$u" | "$((4 * u))") bus_restart ;; # the bus goes and comes back
+	"$((2 * u))" | "$((5 * u))") chip_replug ;; # the chip goes and comes back
+	"$((3 * u))") # warm-up over; variant A again (applied just now: 3u is an even multiple of 5)
 		wait_for 10 test -e "$L/soak:x1" && _lib_sleep 1
-		read -r rss0 fds0 <<<"$(measure)"
-		echo "# after warm-up: RSS $rss0 KiB, $fds0 fds" ;;
-	$((secs / 2))) # the bus goes and comes back
-		stop_dbus
-		_lib_sleep 2
-		start_dbus "$src/conf/io.uledsd1.conf" || fail "dbus-daemon did not start again" ;;
-	$((secs / 2 + 10))) # the chip goes and comes back
-		gpiosim_live soak 0
-		_lib_sleep 2
-		gpiosim_live soak 1 || fail "the chip did not come back"
-		sim_path soak ;;
+		read -r rss0 fds0 anon0 file0 <<<"$(measure)"
+		echo "# after warm-up: RSS $rss0 KiB (anon $anon0, file $file0), $fds0 fds" ;;
 	esac
 done
 wait "$w1" || fail "the writer failed"
@@ -115,8 +125,8 @@ done >"$work/expected"
 assert_true "back on the bus" wait_for 20 busctl --system introspect io.uledsd1 /io/uledsd1 >/dev/null 2>&1
 assert_true "variant A is back" wait_for 10 test -e "$L/soak:x1"
 _lib_sleep 3
-read -r rss1 fds1 <<<"$(measure)"
-echo "# at the end: RSS $rss1 KiB, $fds1 fds"
+read -r rss1 fds1 anon1 file1 <<<"$(measure)"
+echo "# at the end: RSS $rss1 KiB (anon $anon1, file $file1), $fds1 fds"
 assert_true "RSS grew <= 64 KiB after warm-up ($rss0 -> $rss1 KiB)" test $((rss1 - rss0)) -le 64
 assert_eq "$fds0" "$fds1" "open fds after warm-up and at the end"
 
