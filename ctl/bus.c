@@ -116,6 +116,17 @@ int ctl_led_path(struct ctl *c, const char *name, char **ret)
 	return r;
 }
 
+/* Into a v holding the array SIG ("a(...)"), to read its items one by one. */
+static int enter_variant_array(sd_bus_message *m, const char *sig)
+{
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'v', sig);
+	if (r < 0)
+		return r;
+	return sd_bus_message_enter_container(m, 'a', sig + 1);
+}
+
 /* The end of a v holding an a(...) read item by item: r is the last read's result. */
 static int exit_variant_array(sd_bus_message *m, int r)
 {
@@ -137,10 +148,7 @@ static int read_backends(struct ctl_led *l, sd_bus_message *m)
 		free(l->backends[i].state);
 	}
 	l->n_backends = 0;
-	r = sd_bus_message_enter_container(m, 'v', "a(sbs)");
-	if (r < 0)
-		return r;
-	r = sd_bus_message_enter_container(m, 'a', "(sbs)");
+	r = enter_variant_array(m, "a(sbs)");
 	if (r < 0)
 		return r;
 	while ((r = sd_bus_message_read(m, "(sbs)", &name, &ok, &state)) > 0) {
@@ -182,10 +190,7 @@ static int read_color(struct ctl_led *l, sd_bus_message *m)
 	for (size_t i = 0; i < l->n_channels; i++)
 		free(l->channels[i].name);
 	l->n_channels = 0;
-	r = sd_bus_message_enter_container(m, 'v', "a(su)");
-	if (r < 0)
-		return r;
-	r = sd_bus_message_enter_container(m, 'a', "(su)");
+	r = enter_variant_array(m, "a(su)");
 	if (r < 0)
 		return r;
 	while ((r = sd_bus_message_read(m, "(su)", &name, &v)) > 0) {
