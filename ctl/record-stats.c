@@ -110,11 +110,16 @@ void record_print_change(FILE *f, enum rec_format fmt, const struct recording *r
 	struct json j = {.f = f};
 
 	if (fmt == REC_FORMAT_TEXT) {
-		fprintf(f, "%4llu.%06llu  %s  ", t / 1000000, t % 1000000, l->name);
+		int width = 0; /* the names in one column: the longest recorded name */
+
+		for (size_t i = 0; i < rec->n_leds; i++)
+			if ((int)strlen(rec->leds[i].name) > width)
+				width = (int)strlen(rec->leds[i].name);
+		fprintf(f, "%4llu.%06llu  %-*s  ", t / 1000000, t % 1000000, width, l->name);
 		if (c->on_ms || c->off_ms)
 			fprintf(f, "blink %u/%u ms at %u", c->on_ms, c->off_ms, c->value);
 		else
-			fprintf(f, "%u", c->value);
+			fprintf(f, "%3u", c->value);
 		fprintf(f, "  +%llu.%03llu ms\n", d / 1000, d % 1000);
 	} else if (fmt == REC_FORMAT_CSV) {
 		fprintf(f, "%llu,", t);
@@ -139,6 +144,9 @@ static void text_ms(FILE *f, uint64_t us)
 
 static void summary_text(FILE *f, const struct rec_led *l, const struct rec_stats *s)
 {
+	/* An offloaded blink that never toggled: its delays are all there is. */
+	bool blink_only = !s->n_on && !s->n_off && (s->blink_on_ms || s->blink_off_ms);
+
 	fprintf(f, "%s (%s): %zu transitions, %llu lost\n", l->name, l->mode ? l->mode : "?",
 		s->transitions, s->lost);
 	if (l->mode && streq(l->mode, "latest-value"))
@@ -148,7 +156,7 @@ static void summary_text(FILE *f, const struct rec_led *l, const struct rec_stat
 	if (s->blink_on_ms || s->blink_off_ms)
 		fprintf(f, "  blink    %u ms on, %u ms off (offloaded)\n", s->blink_on_ms,
 			s->blink_off_ms);
-	for (int on = 1; on >= 0; on--) {
+	for (int on = 1; on >= 0 && !blink_only; on--) {
 		size_t n = on ? s->n_on : s->n_off;
 
 		fprintf(f, "  %s  min ", on ? "on-time " : "off-time");
@@ -157,7 +165,7 @@ static void summary_text(FILE *f, const struct rec_led *l, const struct rec_stat
 		text_ms(f, on ? s->on_median : s->off_median);
 		fputs("  max ", f);
 		text_ms(f, on ? s->on_max : s->off_max);
-		fprintf(f, " ms (%zu)\n", n);
+		fprintf(f, " ms (%zu interval%s)\n", n, n == 1 ? "" : "s");
 	}
 	fputs("  period   ", f);
 	text_ms(f, s->period);

@@ -145,6 +145,19 @@ static void test_vcd_initial_blink(void)
 		  st.duty > 0.49 && st.duty < 0.51,
 	      "its delays are the summary: %u/%u ms, period %llu us", st.blink_on_ms,
 	      st.blink_off_ms, (unsigned long long)st.period);
+
+	/* In text, the delays without on/off-time lines made of no interval at all. */
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	CHECK_INT(record_print_summary(f, REC_FORMAT_TEXT, &rec), 0, "text summary");
+	fclose(f);
+	CHECK(strstr(text, "  blink    100 ms on, 100 ms off (offloaded)\n"
+			   "  period   200.000 ms, duty cycle 50.0 %\n") &&
+		      !strstr(text, "on-time"),
+	      "a blink's text summary is its delays:\n%s", text);
+	free(text);
 	recording_clear(&rec);
 }
 
