@@ -8,7 +8,7 @@
 
 #define SVG_WIDTH 1000
 #define SVG_LEFT 200 /* the names */
-#define SVG_RIGHT 20
+#define SVG_RIGHT 40 /* room for half the last tick label ("3000 ms") */
 #define SVG_TOP 40
 #define SVG_LANE 56
 #define SVG_WAVE 36 /* height of a full-brightness pulse */
