@@ -34,6 +34,15 @@ fail() { echo "FAIL: deb: $*"; exit 1; }
 ok() { echo "ok: deb: $*"; }
 [ "$(id -u)" = 0 ] || fail "run as root (apt-get build-dep, debootstrap, chroot)"
 
+# bookworm_uris (the system's own Debian entry, read at run time) and ensure_backports.
+. "$src/tests/lib-apt.sh"
+
+# meson (for the version) and jq: on a fresh system they come first.
+if ! command -v meson >/dev/null || ! command -v jq >/dev/null; then
+	mkdir -p "$out"
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends meson jq \
+		>"$out/apt-meson.log" 2>&1 || { cat "$out/apt-meson.log"; fail "installing meson and jq"; }
+fi
 version=$(meson introspect --projectinfo "$src/meson.build" | jq -r .version)
 
 # A copy of the source tree (what git tracks, plus files not yet committed), so that the
@@ -63,9 +72,18 @@ build_in() {
 }
 
 step_build() {
-	local t0=$SECONDS tree=$out/tree/uledsd-$version lint
+	local t0=$SECONDS tree=$out/tree/uledsd-$version lint added
+	# libgpiod-dev >= 2 is in bookworm-backports only; apt-get build-dep would take bookworm's
+	# 1.6 and fail, so it is named with its release here.
+	added=$(ensure_backports deb) || fail "no bookworm-backports (libgpiod 2)"
+	if [ -n "$added" ]; then
+		echo "$added"
+		apt-get -o DPkg::Lock::Timeout=600 update -q >"$out/apt-update.log" 2>&1 ||
+			{ cat "$out/apt-update.log"; fail "apt-get update"; }
+	fi
 	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends dpkg-dev debhelper dh-dkms fakeroot lintian \
-		>"$out/apt-tools.log" 2>&1 || { cat "$out/apt-tools.log"; fail "installing dpkg-dev, debhelper, dh-dkms, lintian"; }
+		libgpiod-dev/bookworm-backports >"$out/apt-tools.log" 2>&1 ||
+		{ cat "$out/apt-tools.log"; fail "installing dpkg-dev, debhelper, dh-dkms, lintian, libgpiod-dev from bookworm-backports"; }
 	rm -rf "$out/tree"
 	copy_source "$tree"
 	apt-get -o DPkg::Lock::Timeout=600 build-dep -y -q "$tree" >"$out/build-dep.log" 2>&1 ||
@@ -130,9 +148,6 @@ step_dkms() {
 	rm -rf "$top/tree" "$top/install" "$top/pkg"
 	ok "DKMS built $(basename "$deb")'s module for $kver on the host: $top/uleds-$version.dkms.tar.gz ($((SECONDS - t0)) s)"
 }
-
-# bookworm_uris: the system's own Debian entry, read at run time.
-. "$src/tests/lib-apt.sh"
 
 step_chroot() {
 	local t0=$SECONDS root=$out/chroot uris mirror cvu aptopt=() debs=()

@@ -11,23 +11,9 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-# bookworm-backports carries libgpiod >= 2 and the 6.12 kernel. Add it with the same URIs
-# as the system's own Debian entry, so whatever mirror the machine uses is kept.
-if ! grep -Rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-	. "$(dirname "${BASH_SOURCE[0]}")/lib-apt.sh"
-	if ! uris=$(bookworm_uris); then
-		echo "setup-deps: found no Debian bookworm entry in /etc/apt/sources.list{,.d}; add bookworm-backports by hand" >&2
-		exit 1
-	fi
-	cat > /etc/apt/sources.list.d/uledsd-backports.sources <<EOT
-Types: deb
-URIs: $uris
-Suites: bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOT
-	echo "setup-deps: added bookworm-backports (same URIs as the bookworm entry)"
-fi
+# bookworm-backports carries libgpiod >= 2 and the 6.12 kernel.
+. "$(dirname "${BASH_SOURCE[0]}")/lib-apt.sh"
+ensure_backports setup-deps
 
 apt-get "${apt_lock[@]}" update -q
 apt-get "${apt_lock[@]}" install -y -q --no-install-recommends \
