@@ -152,10 +152,13 @@ bad_log=$(awk 'NR == FNR { want[$1] = $2; n++; next } $1 in want && want[$1] == 
 	END { print n - ok }' "$work/expected" "$work/log.values")
 assert_eq 0 "$bad_log" "LEDs whose last log record is wrong at the end"
 
-# Expected: the bus going away; the chip going away (a warning for each of its LEDs, also for
-# one whose request raced with the removal); LEDs a reload adds while the chip is away.
+# Expected: the bus going away, and the reconnection finding no socket while it is away (once
+# per process, and only when uledsd tries before dbus-daemon is back: seen in CI); the chip
+# going away (a warning for each of its LEDs, also for one whose request raced with the
+# removal); LEDs a reload adds while the chip is away.
 grep -v -E '^soak:[0-9a-z]+: brightness [0-9]+/[0-9]+( \([0-9]+ more changes not logged\))?$' "$work/log" |
 	grep -v -E '^Lost the connection to the system bus \(dbus-daemon stopped or restarted\?\)' |
+	grep -v -E '^No D-Bus system bus \(/run/dbus/system_bus_socket: No such file or directory\); the LEDs work without it' |
 	grep -v -E '^soak:[0-9a-z]+: gpio: waiting for gpiochip[0-9]+ \(removed\)' |
 	grep -v -E "^soak:x[0-9]+: gpio: waiting for a chip labelled 'soak'\. Chips now: none" >"$work/unexpected"
 assert_eq 0 "$(wc -l <"$work/unexpected")" "messages from uledsd besides records and the expected warnings: $(head -5 "$work/unexpected")"
