@@ -26,6 +26,8 @@ static struct rec_led *rec_led_get(struct recording *rec, const char *name, size
 	*n = (struct rec_led){.name = strdup(name), .initial.t_ns = rec->start_ns};
 	if (!n->name)
 		return NULL;
+	if (strlen(name) > rec->name_width)
+		rec->name_width = strlen(name);
 	*ret_i = rec->n_leds++;
 	return n;
 }

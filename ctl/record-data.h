@@ -29,6 +29,7 @@ struct recording {
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC: the header's time, the last seen */
 	struct rec_led *leds;
 	size_t n_leds;
+	size_t name_width; /* the longest LED name: the text format's name column */
 	unsigned long long dropped; /* lines the daemon could not write: the reader was late */
 	bool header_seen;
 };
@@ -56,6 +57,7 @@ struct rec_stats {
 	uint64_t period;		    /* on_median + off_median, 0 when unknown */
 	double duty;			    /* on time / (on + off time), -1 when unknown */
 	unsigned blink_on_ms, blink_off_ms; /* the last offloaded blink, 0/0: none */
+	bool from_blink; /* no interval seen: on, off, period and duty are the blink's delays */
 	unsigned long long lost;
 };
 int rec_led_stats(const struct rec_led *l, struct rec_stats *ret);

@@ -36,6 +36,7 @@ static void stats_from_blink(struct rec_stats *s)
 	s->off_min = s->off_median = s->off_max = (uint64_t)s->blink_off_ms * 1000;
 	s->period = s->on_median + s->off_median;
 	s->duty = s->period ? (double)s->on_median / (double)s->period : -1;
+	s->from_blink = true;
 }
 
 int rec_led_stats(const struct rec_led *l, struct rec_stats *ret)
@@ -110,12 +111,8 @@ void record_print_change(FILE *f, enum rec_format fmt, const struct recording *r
 	struct json j = {.f = f};
 
 	if (fmt == REC_FORMAT_TEXT) {
-		int width = 0; /* the names in one column: the longest recorded name */
-
-		for (size_t i = 0; i < rec->n_leds; i++)
-			if ((int)strlen(rec->leds[i].name) > width)
-				width = (int)strlen(rec->leds[i].name);
-		fprintf(f, "%4llu.%06llu  %-*s  ", t / 1000000, t % 1000000, width, l->name);
+		fprintf(f, "%4llu.%06llu  %-*s  ", t / 1000000, t % 1000000, (int)rec->name_width,
+			l->name);
 		if (c->on_ms || c->off_ms)
 			fprintf(f, "blink %u/%u ms at %u", c->on_ms, c->off_ms, c->value);
 		else
@@ -144,9 +141,6 @@ static void text_ms(FILE *f, uint64_t us)
 
 static void summary_text(FILE *f, const struct rec_led *l, const struct rec_stats *s)
 {
-	/* An offloaded blink that never toggled: its delays are all there is. */
-	bool blink_only = !s->n_on && !s->n_off && (s->blink_on_ms || s->blink_off_ms);
-
 	fprintf(f, "%s (%s): %zu transitions, %llu lost\n", l->name, l->mode ? l->mode : "?",
 		s->transitions, s->lost);
 	if (l->mode && streq(l->mode, "latest-value"))
@@ -156,7 +150,8 @@ static void summary_text(FILE *f, const struct rec_led *l, const struct rec_stat
 	if (s->blink_on_ms || s->blink_off_ms)
 		fprintf(f, "  blink    %u ms on, %u ms off (offloaded)\n", s->blink_on_ms,
 			s->blink_off_ms);
-	for (int on = 1; on >= 0 && !blink_only; on--) {
+	/* An offloaded blink that never toggled: the blink line above is all there is. */
+	for (int on = 1; on >= 0 && !s->from_blink; on--) {
 		size_t n = on ? s->n_on : s->n_off;
 
 		fprintf(f, "  %s  min ", on ? "on-time " : "off-time");

@@ -94,6 +94,11 @@ static char *render(int (*fn)(FILE *, const struct recording *), const struct re
 	return buf;
 }
 
+static int summary_text(FILE *f, const struct recording *rec)
+{
+	return record_print_summary(f, REC_FORMAT_TEXT, rec);
+}
+
 static size_t count(const char *s, const char *what)
 {
 	size_t n = 0;
@@ -126,7 +131,7 @@ static void test_renderings(void)
 static void test_vcd_initial_blink(void)
 {
 	struct recording rec = {0};
-	_cleanup_free_ char *vcd = NULL;
+	_cleanup_free_ char *vcd = NULL, *text = NULL;
 	const char *changes;
 
 	feed(&rec, "uledsd-record 1", 0);
@@ -147,22 +152,41 @@ static void test_vcd_initial_blink(void)
 	      st.blink_off_ms, (unsigned long long)st.period);
 
 	/* In text, the delays without on/off-time lines made of no interval at all. */
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
-
-	CHECK_INT(record_print_summary(f, REC_FORMAT_TEXT, &rec), 0, "text summary");
-	fclose(f);
+	text = render(summary_text, &rec);
 	CHECK(strstr(text, "  blink    100 ms on, 100 ms off (offloaded)\n"
 			   "  period   200.000 ms, duty cycle 50.0 %\n") &&
 		      !strstr(text, "on-time"),
 	      "a blink's text summary is its delays:\n%s", text);
+	recording_clear(&rec);
+}
+
+/* Text lines: the names in one column as wide as the longest, values right-aligned. */
+static void test_text_columns(void)
+{
+	struct recording rec = {0};
+	char *text = NULL;
+	size_t size = 0, led = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	feed(&rec, "uledsd-record 1", 0);
+	feed(&rec, "1000\tb:red:y\tstate\t0\t0\t0", 0);
+	feed(&rec, "1000\tboard:green:long\tstate\t0\t0\t0", 0);
+	CHECK_INT(recording_feed(&rec, "2000\tb:red:y\tbrightness\t7", &led), 1, "a transition");
+	record_print_change(f, REC_FORMAT_TEXT, &rec, led);
+	CHECK_INT(recording_feed(&rec, "3000\tboard:green:long\tbrightness\t255", &led), 1,
+		  "a transition");
+	record_print_change(f, REC_FORMAT_TEXT, &rec, led);
+	fclose(f);
+	CHECK(strstr(text, "  b:red:y             7  +") &&
+		      strstr(text, "  board:green:long  255  +"),
+	      "names in a column, values right-aligned:\n%s", text);
 	free(text);
 	recording_clear(&rec);
 }
 
 int main(void)
 {
+	test_text_columns();
 	test_vcd_initial_blink();
 	test_stats();
 	test_offload();
