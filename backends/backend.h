@@ -38,6 +38,9 @@ struct backend_ops {
 	/* The LED's D-Bus object sends Brightness PropertiesChanged through this backend, so it
 	 * is exported with the emits-change vtable while the backend is configured. */
 	bool bus_signals;
+	/* It drives a device of the board (a GPIO line, a PWM channel): a transient LED with it
+	 * needs root or polkit's io.uledsd1.create-hardware, not only the right to manage. */
+	bool hardware;
 
 	/* Optional: state shared by all instances of one manager (gpio: one watch on dev_dir,
 	 * one chip scan), made at the first attach and freed with the manager. */

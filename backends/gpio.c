@@ -679,6 +679,7 @@ static void gpio_detach(struct led_backend *b)
 
 const struct backend_ops backend_gpio = {
     .name = "gpio",
+    .hardware = true,
     .priv_size = sizeof(struct gpio_backend),
     .shared_new = gpio_watcher_new,
     .shared_free = gpio_watcher_free,

@@ -462,6 +462,7 @@ static void pwm_detach(struct led_backend *b)
 
 const struct backend_ops backend_pwm = {
     .name = "pwm",
+    .hardware = true,
     .priv_size = sizeof(struct pwm_backend),
     .shared_new = pwm_watcher_new,
     .shared_free = pwm_watcher_free,

@@ -11,6 +11,7 @@
 #include "led.h"
 #include "log.h"
 #include "manager.h"
+#include "policy.h"
 #include "record.h"
 #include "reexec.h"
 #include "string-util.h"
@@ -133,6 +134,11 @@ static int method_set_color(sd_bus_message *msg, void *userdata, sd_bus_error *e
 	r = sd_bus_message_read_array(msg, 'u', &data, &size);
 	if (r < 0)
 		return r;
+	/* Checked before asking: a waiting call keeps its message. */
+	if (size > LED_CHANNELS_MAX * sizeof(uint32_t))
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "An LED has at most %d colour channels, not %zu.",
+					 LED_CHANNELS_MAX, size / sizeof(uint32_t));
 	r = access_check(l->manager, msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
@@ -165,6 +171,34 @@ static int method_set_color(sd_bus_message *msg, void *userdata, sd_bus_error *e
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
+/* The right to manage covers the triggers of [uledsd] manage_triggers; root any. what: the
+ * trigger to select, or NULL for the attributes of the one selected now. */
+static int check_trigger_allowed(sd_bus_message *msg, struct led *l, const char *what,
+				 sd_bus_error *error)
+{
+	_cleanup_free_ char *cur = NULL, *allowed = NULL;
+	const struct policy *p = &l->manager->policy;
+	int r;
+
+	if (access_caller_is_root(msg))
+		return 0;
+	if (!what) {
+		r = led_current_trigger(l, &cur);
+		if (r < 0)
+			return sd_bus_error_set_errnof(error, r, "Failed to read %s/trigger: %m",
+						       l->sysfs);
+	}
+	if (policy_trigger_allowed(p, what ? what : cur))
+		return 0;
+	allowed = policy_triggers_string(p);
+	return sd_bus_error_setf(
+	    error, SD_BUS_ERROR_ACCESS_DENIED,
+	    "%s '%s' of LED '%s' is not one the right to manage covers (%s); root may %s it, or "
+	    "the administrator may add it to manage_triggers in [%s] of uledsd.conf(5).",
+	    what ? "Trigger" : "The attributes of trigger", what ? what : cur, l->name,
+	    allowed ? allowed : "?", what ? "select" : "set", POLICY_SECTION);
+}
+
 static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
 	struct led *l = userdata;
@@ -174,10 +208,8 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	r = sd_bus_message_read(msg, "s", &t);
 	if (r < 0)
 		return r;
-	r = access_check(l->manager, msg, error);
-	if (r <= 0)
-		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
-	/* Not echoed back: a caller may send megabytes. */
+	/* Not echoed back: a caller may send megabytes. Checked before asking: a waiting call
+	 * keeps its message. */
 	if (strlen(t) > LED_NAME_MAX)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 					 "A trigger name of %zu bytes is not a trigger name (at most "
@@ -188,6 +220,12 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 		    error, SD_BUS_ERROR_INVALID_ARGS,
 		    "'%s' is not a trigger name; see %s/trigger for the available ones.", t,
 		    l->sysfs);
+	r = access_check(l->manager, msg, error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
+	r = check_trigger_allowed(msg, l, t, error);
+	if (r < 0)
+		return r;
 	r = led_write_attr(l, "trigger", t);
 	/* The LED core answers EINVAL for a trigger it does not know. */
 	if (r == -EINVAL)
@@ -206,26 +244,30 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 static int read_attr_pairs(sd_bus_message *msg, struct led *l, char ***ret, sd_bus_error *error)
 {
 	_cleanup_strv_free_ char **pairs = NULL;
-	const char *k, *v;
-	size_t n = 0;
 	int r;
 
-	r = sd_bus_message_enter_container(msg, 'a', "(ss)");
-	while (r >= 0 && (r = sd_bus_message_read(msg, "(ss)", &k, &v)) > 0) {
-		if (!trigger_attr_name_is_valid(k))
+	r = bus_read_pairs(msg, POLICY_ATTRIBUTES_MAX,
+			   POLICY_ATTRIBUTES_MAX * (LED_NAME_MAX + POLICY_ATTRIBUTE_VALUE_MAX), &pairs);
+	if (r == -E2BIG)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "SetTriggerAttributes() takes at most %d attributes.",
+					 POLICY_ATTRIBUTES_MAX);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; pairs && pairs[i]; i += 2) {
+		if (!trigger_attr_name_is_valid(pairs[i]))
 			return sd_bus_error_setf(
 			    error, SD_BUS_ERROR_INVALID_ARGS,
 			    "'%s' is not a trigger attribute of LED '%s': give a lower-case file name "
 			    "below %s/ that the trigger adds (not brightness, trigger or another "
 			    "file of the LED core).",
-			    k, l->name, l->sysfs);
-		if (strv_push(&pairs, &n, strdup(k)) < 0 || strv_push(&pairs, &n, strdup(v)) < 0)
-			return -ENOMEM;
+			    pairs[i], l->name, l->sysfs);
+		if (strlen(pairs[i + 1]) > POLICY_ATTRIBUTE_VALUE_MAX)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "The value of '%s' is longer than %d bytes, more "
+						 "than a sysfs attribute takes.",
+						 pairs[i], POLICY_ATTRIBUTE_VALUE_MAX);
 	}
-	if (r >= 0)
-		r = sd_bus_message_exit_container(msg);
-	if (r < 0)
-		return r;
 	*ret = TAKE_PTR(pairs);
 	return 0;
 }
@@ -244,6 +286,9 @@ static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd
 	r = access_check(l->manager, msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
+	r = check_trigger_allowed(msg, l, NULL, error);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; pairs && pairs[i]; i += 2) {
 		r = led_write_attr(l, pairs[i], pairs[i + 1]);
 		if (r == -ENOENT) {
@@ -442,34 +487,65 @@ static int method_reexecute(sd_bus_message *msg, void *userdata, sd_bus_error *e
 	return sd_bus_reply_method_return(msg, "");
 }
 
-/* Anyone may record, as anyone may read the properties; RECORD_MAX_PER_UID bounds a user. */
+/* The names of Record(): never more than there are LEDs (a name is an LED or an error),
+ * counted before anything is copied. */
+static int read_record_names(sd_bus_message *msg, struct manager *m, char ***ret,
+			     sd_bus_error *error)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	const char *name, *dup = NULL;
+	size_t n = 0;
+	int r;
+
+	r = sd_bus_message_enter_container(msg, 'a', "s");
+	while (r >= 0 && (r = sd_bus_message_read_basic(msg, 's', &name)) > 0) {
+		if (n >= m->n_leds)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+						 "Record() names more LEDs than uledsd has (%zu); "
+						 "name each LED once, or none to record them all.",
+						 m->n_leds);
+		r = strv_push(&names, &n, strdup(name));
+	}
+	if (r >= 0)
+		r = sd_bus_message_exit_container(msg);
+	if (r < 0)
+		return r;
+	if (record_names_sort(names, &dup) < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "Record() names LED '%s' twice; name each LED once.", dup);
+	*ret = TAKE_PTR(names);
+	return 0;
+}
+
+/* Anyone may record, as anyone may read the properties; [uledsd]'s record quotas bound the
+ * users who are not root. */
 static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	_cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
 	_cleanup_strv_free_ char **names = NULL;
 	struct manager *m = userdata;
-	const char *unknown = NULL;
-	uid_t euid;
+	const char *what = NULL;
+	uid_t euid = access_caller_uid(msg);
 	int fd, r;
 
-	r = sd_bus_message_read_strv(msg, &names);
+	r = read_record_names(msg, m, &names, error);
 	if (r < 0)
 		return r;
-	r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds);
-	if (r >= 0)
-		r = sd_bus_creds_get_euid(creds, &euid);
-	if (r < 0)
-		return r;
-	r = record_start(m, euid, names, &fd, &unknown);
+	if (euid == (uid_t)-1)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+					 "Cannot tell the caller's user: no recording.");
+	r = record_start(m, euid, &names, &fd, &what);
 	if (r == -ENOENT)
 		return sd_bus_error_setf(
 		    error, ERROR_UNKNOWN_LED,
 		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
-		    unknown);
+		    what);
 	if (r == -EUSERS)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-					 "User %u already runs %d recordings; end one first.",
-					 (unsigned)euid, RECORD_MAX_PER_UID);
+		return sd_bus_error_setf(
+		    error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+		    "%s recordings run already (%s = %u in [%s] of uledsd.conf(5)); end one first.",
+		    streq(what, "record_max") ? "All users' allowed" : "This user's allowed", what,
+		    streq(what, "record_max") ? m->policy.record_max : m->policy.record_max_per_user,
+		    POLICY_SECTION);
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 					 "Failed to start recording: %s.", strerror(-r));

@@ -29,5 +29,6 @@ int bus_method_remove_led(sd_bus_message *msg, void *userdata, sd_bus_error *err
 int bus_property_get_transient(sd_bus *bus, const char *path, const char *iface,
 			       const char *property, sd_bus_message *reply, void *userdata,
 			       sd_bus_error *error);
-/* An a(ss) argument as a (key, value, key, value, ..., NULL) strv. */
-int bus_read_pairs(sd_bus_message *msg, char ***ret);
+/* An a(ss) argument as a (key, value, key, value, ..., NULL) strv: -E2BIG beyond max pairs
+ * or max_bytes of keys and values. */
+int bus_read_pairs(sd_bus_message *msg, size_t max, size_t max_bytes, char ***ret);

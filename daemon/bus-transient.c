@@ -4,42 +4,36 @@
 #include <string.h>
 
 #include "access.h"
+#include "backend.h"
 #include "bus-api.h"
 #include "led-conf.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
+#include "policy.h"
 #include "string-util.h"
 #include "transient.h"
 
 #define ERROR_NAME_IN_USE "io.uledsd1.Error.NameInUse"
 #define ERROR_NOT_TRANSIENT "io.uledsd1.Error.NotTransient"
 
-/* Functions of LEDs that system services find by name and drive (UPower the keyboard
- * backlight, the audio stack the mute LEDs): a user's LED must not pose as one. */
-static const char *reserved_function(const char *name)
-{
-	static const char *const fns[] = {"kbd_backlight", "micmute", "mute"};
-	const char *fn = strrchr(name, ':');
-
-	fn = fn ? fn + 1 : name;
-	for (size_t i = 0; i < ELEMENTSOF(fns); i++)
-		if (streq(fn, fns[i]))
-			return fns[i];
-	return NULL;
-}
-
-int bus_read_pairs(sd_bus_message *msg, char ***ret)
+/* The settings, bounded before anything is looked at: a call that waits for polkit keeps its
+ * message, and the configuration parser is no place for megabytes. -E2BIG: too many. */
+int bus_read_pairs(sd_bus_message *msg, size_t max, size_t max_bytes, char ***ret)
 {
 	_cleanup_strv_free_ char **pairs = NULL;
 	const char *k, *v;
-	size_t n = 0;
+	size_t n = 0, bytes = 0;
 	int r;
 
 	r = sd_bus_message_enter_container(msg, 'a', "(ss)");
-	while (r >= 0 && (r = sd_bus_message_read(msg, "(ss)", &k, &v)) > 0)
+	while (r >= 0 && (r = sd_bus_message_read(msg, "(ss)", &k, &v)) > 0) {
+		bytes += strlen(k) + strlen(v);
+		if (n / 2 >= max || bytes > max_bytes)
+			return -E2BIG;
 		if (strv_push(&pairs, &n, strdup(k)) < 0 || strv_push(&pairs, &n, strdup(v)) < 0)
 			return -ENOMEM;
+	}
 	if (r >= 0)
 		r = sd_bus_message_exit_container(msg);
 	if (r < 0)
@@ -48,55 +42,88 @@ int bus_read_pairs(sd_bus_message *msg, char ***ret)
 	return 0;
 }
 
-/* Everything that refuses the name before any settings are looked at. */
-static int check_name(struct manager *m, sd_bus_message *msg, const char *name, sd_bus_error *error)
+/* A caller who is not root: the name and the trigger within the policy. */
+static int check_managed(struct manager *m, const struct led_conf *lc, sd_bus_error *error)
 {
-	_cleanup_free_ char *why = NULL;
-	const char *fn = reserved_function(name);
+	const char *word = policy_reserved_name(lc->name);
+	_cleanup_free_ char *allowed = NULL;
 
-	if (transient_name_in_use(m, name, &why) < 0)
-		return sd_bus_error_setf(error, ERROR_NAME_IN_USE, "%s",
-					 why ? why : "The name is in use.");
-	if (fn && !access_caller_is_root(msg))
+	if (word)
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_ACCESS_DENIED,
-		    "'%s' ends in ':%s', a name system services find and drive as a real LED; "
-		    "only root may create such an LED. Pick another function name.",
-		    name, fn);
-	return 0;
+		    "'%s' contains '%s', like the names system services find and drive as a real "
+		    "LED (UPower: *kbd_backlight*, the audio stack: *mute*); only root may create "
+		    "such an LED. Pick another name.",
+		    lc->name, word);
+	if (!lc->trigger || policy_trigger_allowed(&m->policy, lc->trigger))
+		return 0;
+	allowed = policy_triggers_string(&m->policy);
+	return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+				 "trigger '%s' is not one the right to manage covers (%s); root may "
+				 "select it, or the administrator may add it to manage_triggers in "
+				 "[%s] of uledsd.conf(5).",
+				 lc->trigger, allowed ? allowed : "?", POLICY_SECTION);
+}
+
+static bool uses_hardware(const struct led_conf *lc)
+{
+	for (size_t i = 0; i < lc->n_backends; i++)
+		if (lc->backends[i]->ops->hardware)
+			return true;
+	return false;
+}
+
+static int create_error(int r, const char *err, sd_bus_error *error)
+{
+	if (r == -EUSERS)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED, "%s", err);
+	if (r == -EEXIST)
+		return sd_bus_error_setf(error, ERROR_NAME_IN_USE, "%s", err);
+	return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "%s",
+				 err ? err : "Failed to create the LED.");
 }
 
 int bus_method_create_led(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
 	_cleanup_strv_free_ char **pairs = NULL;
 	_cleanup_free_ char *err = NULL, *path = NULL;
+	_cleanup_(led_conf_freep) struct led_conf *lc = NULL;
 	struct manager *m = userdata;
-	struct led_conf *lc = NULL;
 	const char *name;
 	struct led *l;
 	int keep, r;
 
 	r = sd_bus_message_read(msg, "s", &name);
 	if (r >= 0)
-		r = bus_read_pairs(msg, &pairs);
+		r = bus_read_pairs(msg, POLICY_SETTINGS_MAX, POLICY_SETTINGS_BYTES_MAX, &pairs);
+	if (r == -E2BIG)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "CreateLED() takes at most %d settings of %d bytes in all; "
+					 "an LED's section needs far fewer.",
+					 POLICY_SETTINGS_MAX, POLICY_SETTINGS_BYTES_MAX);
 	if (r >= 0)
 		r = sd_bus_message_read(msg, "b", &keep);
 	if (r < 0)
 		return r;
-	r = access_check(m, msg, error);
-	if (r <= 0)
-		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
-	r = check_name(m, msg, name, error);
-	if (r < 0)
-		return r;
+	/* The name and settings first, without touching the system: what the caller asks
+	 * decides which right it needs, and a name is never looked up before it is valid. */
 	r = transient_parse(name, pairs, &lc, &err);
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
 					 err ? err : "Invalid settings.");
-	r = transient_add(m, lc, pairs, keep ? NULL : msg, &l, &err);
+	r = access_check_action(m, msg, uses_hardware(lc) ? ACCESS_CREATE_HARDWARE : ACCESS_MANAGE,
+				error);
+	if (r <= 0)
+		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
+	if (!access_caller_is_root(msg)) {
+		r = check_managed(m, lc, error);
+		if (r < 0)
+			return r;
+	}
+	r = transient_add(m, TAKE_PTR(lc), pairs, keep ? NULL : msg, access_caller_uid(msg), &l,
+			  &err);
 	if (r < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "%s",
-					 err ? err : "Failed to create the LED.");
+		return create_error(r, err, error);
 	r = bus_led_path(l, &path);
 	if (r >= 0)
 		r = sd_bus_reply_method_return(msg, "o", path);

@@ -38,6 +38,8 @@ struct parser {
 	FILE *f;
 	unsigned line;
 	bool in_section;
+	bool in_policy;	    /* in [uledsd] (policy.h), not in an LED's section */
+	char **policy_seen; /* keys [uledsd] set in this file so far ("KEY\0LINE" pairs) */
 	bool hash_in_value; /* this line's value has a '#': hint that only ';' starts a comment */
 	struct section sec;
 };
@@ -464,6 +466,7 @@ static void section_end(struct parser *p)
 {
 	struct section *s = &p->sec;
 
+	p->in_policy = false;
 	if (!p->in_section)
 		return;
 	if (!s->skip)
@@ -491,6 +494,10 @@ static void section_begin(struct parser *p, const char *raw, size_t len, bool sk
 	const char *reason, *prev;
 
 	section_end(p);
+	if (!skip && len == strlen(POLICY_SECTION) && strncmp(raw, POLICY_SECTION, len) == 0) {
+		p->in_policy = true;
+		return;
+	}
 	if (led_conf_new(raw, len, p->path, p->line, &s->lc) < 0)
 		return;
 	p->in_section = true;
@@ -512,12 +519,39 @@ static void section_begin(struct parser *p, const char *raw, size_t len, bool sk
 	conf_remember_name(p->conf, s->lc->name, p->path, p->line);
 }
 
+/* A key of [uledsd]: a later file may set it again (drop-ins override), one file only once. */
+static void policy_key(struct parser *p, const char *key, const char *value)
+{
+	_cleanup_free_ char *err = NULL;
+	size_t n = strv_length(p->policy_seen);
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		if (streq(p->policy_seen[i], key)) {
+			conf_add_error(p->conf, p->path, p->line,
+				       "'%s' is set twice in [%s] (first at line %s); keep one.", key,
+				       POLICY_SECTION, p->policy_seen[i + 1]);
+			return;
+		}
+	if (strv_push(&p->policy_seen, &n, strdup(key)) >= 0) {
+		char line[16];
+
+		snprintf(line, sizeof(line), "%u", p->line);
+		(void)strv_push(&p->policy_seen, &n, strdup(line));
+	}
+	if (policy_parse_key(&p->conf->policy, key, value, &err) < 0)
+		conf_add_error(p->conf, p->path, p->line, "%s", err ? err : "out of memory");
+}
+
 static int handler(void *user, const char *section _unused_, const char *key, const char *value)
 {
 	struct parser *p = user;
 	struct section *s = &p->sec;
 	struct seen_key *nk;
 
+	if (p->in_policy) {
+		policy_key(p, key, value);
+		return 1;
+	}
 	if (!p->in_section) {
 		conf_add_error(
 		    p->conf, p->path, p->line,
@@ -659,6 +693,7 @@ int conf_parse_stream(struct conf *c, const char *path, FILE *f)
 
 	(void)ini_parse_stream(reader, &p, handler, &p);
 	section_end(&p);
+	strv_free(p.policy_seen);
 	c->n_files++;
 	return 0;
 }

@@ -18,7 +18,7 @@ int conf_new(struct conf **ret)
 		return -ENOMEM;
 	c->errors = calloc(1, sizeof(char *));
 	c->failed_names = calloc(1, sizeof(char *));
-	if (!c->errors || !c->failed_names)
+	if (!c->errors || !c->failed_names || policy_init(&c->policy) < 0)
 		return -ENOMEM;
 	*ret = TAKE_PTR(c);
 	return 0;
@@ -34,6 +34,7 @@ struct conf *conf_free(struct conf *c)
 	strv_free(c->failed_names);
 	strv_free(c->errors);
 	strv_free(c->notes);
+	policy_done(&c->policy);
 	tdestroy(c->defined, free);
 	free(c);
 	return NULL;

@@ -8,6 +8,7 @@
 
 #include "led-conf.h"
 #include "macro.h"
+#include "policy.h"
 
 struct conf {
 	struct led_conf **leds; /* valid LEDs, in the order they were defined */
@@ -19,6 +20,7 @@ struct conf {
 	size_t n_files;
 	char **notes; /* drop-ins overridden or masked: "PATH: overridden by PATH" */
 	size_t n_notes;
+	struct policy policy; /* [uledsd]: the built-in defaults where it sets nothing */
 	/* Every section seen (valid or not) and its "FILE:LINE", to report duplicates. */
 	void *defined; /* tsearch tree of "NAME\0FILE:LINE" */
 };

@@ -763,11 +763,23 @@ static int led_create(struct led *l, char **ret_error)
 	return r;
 }
 
+/* The kernel lists the trigger now. Only reading: selecting a missing trigger through our
+ * module's ioctl makes the LED core start a modprobe (request_module_nowait()). */
+static bool led_trigger_listed(struct led *l, const char *trigger)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	_cleanup_free_ char *list = NULL;
+
+	return led_read_attr(l, "trigger", &list) >= 0 &&
+	       trigger_list_parse(list, &names, NULL) >= 0 && strv_contains(names, trigger);
+}
+
 int led_retry_trigger(struct led *l)
 {
 	_cleanup_free_ char *err = NULL;
 
-	if (!l->apply_failed || !l->conf->trigger || led_apply_trigger(l, &err) < 0)
+	if (!l->apply_failed || !l->conf->trigger || !led_trigger_listed(l, l->conf->trigger) ||
+	    led_apply_trigger(l, &err) < 0)
 		return 0;
 	l->apply_failed = false;
 	log_info("%s: trigger '%s' is available now; attached.", l->name, l->conf->trigger);

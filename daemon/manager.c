@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
+#include <search.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -49,7 +50,8 @@ int manager_new(struct manager **ret)
 	/* StateDirectory= may list several, colon-separated: the first is ours. */
 	m->state_dir =
 	    state && *state ? strndup(state, strcspn(state, ":")) : strdup("/var/lib/uledsd");
-	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir)
+	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir ||
+	    policy_init(&m->policy) < 0 || conf_new(&m->defined) < 0)
 		return -ENOMEM;
 	*ret = TAKE_PTR(m);
 	return 0;
@@ -91,6 +93,8 @@ struct manager *manager_free(struct manager *m)
 	free(m->sysfs_leds);
 	free(m->dev_dir);
 	free(m->state_dir);
+	policy_done(&m->policy);
+	conf_free(m->defined);
 	sd_event_unref(m->event);
 	free(m);
 	return NULL;
@@ -259,6 +263,12 @@ static int load_conf(struct manager *m, struct conf **ret, char ***errors, size_
 		report(m, errors, n_errors, c->errors[i]);
 	if (c->n_files == 0)
 		log_no_files(m);
+	/* The trust model and the names of this configuration apply from now on. */
+	if (policy_copy(&m->policy, &c->policy) < 0)
+		log_warning("Out of memory: [%s] of the new configuration is not applied.",
+			    POLICY_SECTION);
+	tdestroy(m->defined->defined, free);
+	m->defined->defined = TAKE_PTR(c->defined);
 	*ret = c;
 	return 0;
 }
@@ -408,43 +418,68 @@ static int manager_check_can_run(struct manager *m, const struct conf *c)
 /* Trigger modules load at any time (modprobe, a device appearing): LEDs whose trigger was not
  * available get it without a reload, looked at every 2 s while there are any (idle, uledsd
  * wakes for nothing). */
-static int on_trigger_retry(sd_event_source *s, uint64_t usec _unused_, void *userdata)
+/* A trigger module may come any time: look soon, then less and less often (a missing module
+ * that never comes costs a sysfs read per LED a minute). */
+#define TRIGGER_RETRY_MAX_USEC (60 * 1000000ULL)
+
+static void trigger_retry_schedule(struct manager *m, uint64_t usec);
+
+static int on_trigger_retry(sd_event_source *s _unused_, uint64_t usec _unused_, void *userdata)
 {
 	struct manager *m = userdata;
-	bool pending = false;
+	bool pending = false, attached = false;
 
 	for (size_t i = 0; i < m->n_leds; i++) {
 		struct led *l = m->leds[i];
 
-		if (led_retry_trigger(l) > 0 && m->n_errors > 0)
-			m->n_errors--;
+		if (led_retry_trigger(l) > 0) {
+			attached = true;
+			if (m->n_errors > 0)
+				m->n_errors--;
+		}
 		pending = pending || (l->apply_failed && l->conf->trigger);
 	}
 	notify_status_changed(m);
+	/* Something came: others of its kind may follow soon. */
+	if (attached || m->trigger_retry_usec < TRIGGER_RETRY_USEC)
+		m->trigger_retry_usec = TRIGGER_RETRY_USEC;
+	else if (m->trigger_retry_usec < TRIGGER_RETRY_MAX_USEC / 2)
+		m->trigger_retry_usec *= 2;
+	else
+		m->trigger_retry_usec = TRIGGER_RETRY_MAX_USEC;
 	if (pending)
-		manager_trigger_retry_arm(m);
+		trigger_retry_schedule(m, m->trigger_retry_usec);
 	return 0;
 }
 
-void manager_trigger_retry_arm(struct manager *m)
+static void trigger_retry_schedule(struct manager *m, uint64_t usec)
 {
-	int enabled = SD_EVENT_OFF, r;
+	int r;
 
 	if (m->trigger_retry) {
-		(void)sd_event_source_get_enabled(m->trigger_retry, &enabled);
-		if (enabled != SD_EVENT_OFF)
-			return;
-		r = sd_event_source_set_time_relative(m->trigger_retry, TRIGGER_RETRY_USEC);
+		r = sd_event_source_set_time_relative(m->trigger_retry, usec);
 		if (r >= 0)
 			r = sd_event_source_set_enabled(m->trigger_retry, SD_EVENT_ONESHOT);
 	} else {
-		r = sd_event_add_time_relative(m->event, &m->trigger_retry, CLOCK_MONOTONIC,
-					       TRIGGER_RETRY_USEC, 0, on_trigger_retry, m);
+		r = sd_event_add_time_relative(m->event, &m->trigger_retry, CLOCK_MONOTONIC, usec,
+					       0, on_trigger_retry, m);
 		if (r >= 0)
 			(void)sd_event_source_set_description(m->trigger_retry, "trigger-retry");
 	}
 	if (r < 0)
 		log_warning_errno(r, "Failed to schedule a retry of unavailable triggers: %m");
+}
+
+void manager_trigger_retry_arm(struct manager *m)
+{
+	int enabled = SD_EVENT_OFF;
+
+	if (m->trigger_retry)
+		(void)sd_event_source_get_enabled(m->trigger_retry, &enabled);
+	if (enabled != SD_EVENT_OFF)
+		return; /* a retry is due: it looks at this LED too, at the current pace */
+	m->trigger_retry_usec = TRIGGER_RETRY_USEC;
+	trigger_retry_schedule(m, TRIGGER_RETRY_USEC);
 }
 
 int manager_start(struct manager *m)

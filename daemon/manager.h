@@ -7,12 +7,14 @@
 #include <systemd/sd-event.h>
 
 #include "macro.h"
+#include "policy.h"
 
 struct led;
 struct conf;
 struct backend_shared;
 struct recorder;
 struct led_watch;
+struct access;
 
 enum bus_kind {
 	BUS_KIND_NONE,
@@ -34,10 +36,13 @@ struct manager {
 	size_t n_errors;    /* errors of the last (re)load */
 	char **load_errors; /* and their text, for D-Bus LoadErrors (NULL before the first load) */
 
+	struct policy policy; /* [uledsd] of the configuration in effect */
+	struct conf *defined; /* only the names the configuration defined (conf_defined_at) */
+
 	int uleds_ext;	 /* /dev/uleds has our kmod's ioctls: -1 not known yet, 0 no, 1 yes */
 	void *bus;	 /* bus.c */
 	void *transient; /* transient.c: LEDs made by CreateLED */
-	void *access;	 /* access.c: method calls waiting for dbus-daemon or polkit */
+	struct access *access; /* access.c: method calls waiting for dbus-daemon or polkit */
 	bool reloading;
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify;	    /* NOTIFY_SOCKET is set: talk to systemd */
@@ -54,6 +59,7 @@ struct manager {
 	sd_event_source *store_flush;
 
 	sd_event_source *trigger_retry; /* armed while an LED waits for its trigger's module */
+	uint64_t trigger_retry_usec;	/* its interval now: doubles while nothing comes */
 
 	/* fds handed back by systemd's fd store at start (fdstore.c) */
 	int *stored_fds;

@@ -19,7 +19,8 @@ struct recorder {
 	struct recorder *next;
 	int fd; /* the pipe's write end, O_NONBLOCK: the daemon never waits for a reader */
 	uid_t uid;
-	char **names;		    /* NULL: every LED */
+	char **names;		    /* sorted, each once; NULL: every LED */
+	size_t n_names;
 	unsigned long long dropped; /* lines not written since the last that was */
 	sd_event_source *io;	    /* EPOLLERR: the reader closed its end */
 };
@@ -82,9 +83,15 @@ closed:
 	return false;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A lookup per event and recorder: a sorted set, not a scan of the list. */
 static bool recorder_wants(const struct recorder *r, const char *name)
 {
-	return !r->names || strv_contains(r->names, name);
+	return !r->names || bsearch(&name, r->names, r->n_names, sizeof(char *), cmp_str);
 }
 
 static int format_event(char *buf, size_t size, const struct led *l, const struct uleds_event *ev)
@@ -162,29 +169,67 @@ unsigned record_count(const struct manager *m)
 	return n;
 }
 
-static int record_check(struct manager *m, uid_t uid, char **names, const char **ret_name)
+/* The quotas of [uledsd] (root is held to none), then every name an LED. */
+static int record_check(struct manager *m, uid_t uid, char **names, size_t n,
+			const char **ret_name)
 {
-	unsigned n = 0;
+	_cleanup_free_ bool *found = NULL;
+	unsigned mine = 0, all = 0;
 
 	for (const struct recorder *r = m->recorders; r; r = r->next)
-		n += r->uid == uid;
-	if (n >= RECORD_MAX_PER_UID)
+		if (r->uid != 0) {
+			all++;
+			mine += r->uid == uid;
+		}
+	if (uid != 0 && mine >= m->policy.record_max_per_user) {
+		*ret_name = "record_max_per_user";
 		return -EUSERS;
-	for (size_t i = 0; names && names[i]; i++)
-		if (!manager_find_led(m, names[i])) {
+	}
+	if (uid != 0 && all >= m->policy.record_max) {
+		*ret_name = "record_max";
+		return -EUSERS;
+	}
+	if (n == 0)
+		return 0;
+	/* One pass over the LEDs, a lookup in the sorted names each: no names x LEDs. */
+	found = calloc(n, sizeof(bool));
+	if (!found)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n_leds; i++) {
+		const char *name = m->leds[i]->name;
+		char **f = bsearch(&name, names, n, sizeof(char *), cmp_str);
+
+		if (f)
+			found[f - names] = true;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!found[i]) {
 			*ret_name = names[i];
 			return -ENOENT;
 		}
 	return 0;
 }
 
-int record_start(struct manager *m, uid_t uid, char **names, int *ret_fd, const char **ret_name)
+int record_names_sort(char **names, const char **ret_duplicate)
 {
+	size_t n = strv_length(names);
+
+	qsort(names, n, sizeof(char *), cmp_str);
+	for (size_t i = 1; i < n; i++)
+		if (streq(names[i - 1], names[i])) {
+			*ret_duplicate = names[i];
+			return -ENOTUNIQ;
+		}
+	return 0;
+}
+
+int record_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const char **ret_name)
+{
+	size_t n = names ? strv_length(*names) : 0;
 	struct recorder *rec;
-	size_t n = 0;
 	int p[2], r;
 
-	r = record_check(m, uid, names, ret_name);
+	r = record_check(m, uid, n ? *names : NULL, n, ret_name);
 	if (r < 0)
 		return r;
 	/* A reader gone between two writes must not kill the daemon with SIGPIPE. */
@@ -197,14 +242,16 @@ int record_start(struct manager *m, uid_t uid, char **names, int *ret_fd, const 
 		safe_close(p[1]);
 		return -ENOMEM;
 	}
-	*rec = (struct recorder){.manager = m, .fd = p[1], .uid = uid, .next = m->recorders};
+	*rec = (struct recorder){.manager = m,
+				 .fd = p[1],
+				 .uid = uid,
+				 .names = n ? TAKE_PTR(*names) : NULL,
+				 .n_names = n,
+				 .next = m->recorders};
 	/* Linux's default 64 KiB, ~1500 lines: slack for a reader that is late for a moment. */
 	(void)fcntl(p[1], F_SETFL, O_NONBLOCK);
 	m->recorders = rec;
-	for (size_t i = 0; r >= 0 && names && names[i]; i++)
-		r = strv_push(&rec->names, &n, strdup(names[i]));
-	if (r >= 0)
-		r = sd_event_add_io(m->event, &rec->io, p[1], 0, on_reader_gone, rec);
+	r = sd_event_add_io(m->event, &rec->io, p[1], 0, on_reader_gone, rec);
 	if (r >= 0)
 		(void)sd_event_source_set_description(rec->io, "record");
 	if (r >= 0)
@@ -216,7 +263,7 @@ int record_start(struct manager *m, uid_t uid, char **names, int *ret_fd, const 
 		return r;
 	}
 	log_debug("Recording %zu LEDs for uid %u on fd %d.",
-		  rec->names ? strv_length(rec->names) : m->n_leds, (unsigned)uid, p[1]);
+		  n ? n : m->n_leds, (unsigned)uid, p[1]);
 	*ret_fd = p[0];
 	return 0;
 }

@@ -8,13 +8,14 @@ struct manager;
 struct led;
 struct uleds_event;
 
-#define RECORD_MAX_PER_UID 8 /* concurrent recordings of one user */
-
-/* Start a recording of the LEDs named in names (NULL or empty: all, also those that come
- * later). *ret_fd is the pipe's read end, the caller's to hand over and close. Writes the
- * header and every LED's state now. -EUSERS: uid has RECORD_MAX_PER_UID running;
+/* Sort names for record_start(); -ENOTUNIQ when one is there twice (*ret_duplicate). */
+int record_names_sort(char **names, const char **ret_duplicate);
+/* Start a recording of the LEDs named in *names (sorted by record_names_sort(); names NULL,
+ * *names NULL or empty: all, also those that come later), taken once the recording exists. *ret_fd is the
+ * pipe's read end, the caller's to hand over and close. Writes the header and every LED's
+ * state now. -EUSERS: a quota of [uledsd] is reached, *ret_name is its key (uid 0 has none);
  * -ENOENT: a name is not an LED (*ret_name points to it). */
-int record_start(struct manager *m, uid_t uid, char **names, int *ret_fd, const char **ret_name);
+int record_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const char **ret_name);
 /* One record of LED l (from the kernel in event mode, made up by the daemon otherwise). */
 void record_event(struct manager *m, const struct led *l, const struct uleds_event *ev);
 /* The number of recordings running. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fdstore.h"
 #include "led.h"
@@ -137,4 +138,17 @@ void led_state_free(struct led *l)
 	sd_event_source_disable_unref(s->timer);
 	free(s);
 	l->state = NULL;
+}
+
+void led_state_forget(struct led *l)
+{
+	_cleanup_free_ char *path = NULL;
+	struct led_state *s = l->state;
+
+	if (s)
+		s->pending = false;
+	led_state_free(l);
+	if (state_path(l, &path) >= 0 && unlink(path) < 0 && errno != ENOENT)
+		log_warning_errno(errno, "%s: failed to remove its saved brightness %s: %m",
+				  l->name, path);
 }

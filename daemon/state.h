@@ -12,3 +12,5 @@ int led_state_load(struct led *l, unsigned *ret);
 void led_state_changed(struct led *l);
 /* Write a pending save now and drop the timer (LED going away, daemon exiting). */
 void led_state_free(struct led *l);
+/* The LED goes for good (a transient LED removed): drop a pending save and its file. */
+void led_state_forget(struct led *l);

@@ -12,11 +12,14 @@
 #include "led.h"
 #include "log.h"
 #include "manager.h"
+#include "policy.h"
+#include "state.h"
 #include "string-util.h"
 #include "transient.h"
 
 struct transient_led {
 	struct led *led;
+	uid_t uid;	     /* the creator's; 0 (root) counts against no quota */
 	sd_bus_track *track; /* the creator's connection; NULL: kept until RemoveLED */
 	char *record;	     /* the file that remembers a kept LED, NULL for a tracked one */
 };
@@ -109,6 +112,11 @@ int transient_parse(const char *name, char **pairs, struct led_conf **ret, char 
 	if (!led_name_is_valid(name, &reason))
 		return error_setf(ret_error, -EINVAL, "'%s' is not a valid LED name: %s.", name,
 				  reason);
+	if (streq(name, POLICY_SECTION))
+		return error_setf(ret_error, -EINVAL,
+				  "'%s' is not a valid LED name: [%s] is the section of uledsd's "
+				  "own settings (uledsd.conf(5)).",
+				  name, POLICY_SECTION);
 	/* The settings become a section "[name]": inih ends it at the first ']' and would make
 	 * "ax] ;" the LED "ax" (found by fuzz-bus-args). */
 	if (strchr(name, ']'))
@@ -146,7 +154,6 @@ int transient_parse(const char *name, char **pairs, struct led_conf **ret, char 
 
 int transient_name_in_use(struct manager *m, const char *name, char **ret_reason)
 {
-	_cleanup_(conf_freep) struct conf *c = NULL;
 	_cleanup_free_ char *path = NULL;
 	struct led *l = manager_find_led(m, name);
 	const char *at;
@@ -156,9 +163,11 @@ int transient_name_in_use(struct manager *m, const char *name, char **ret_reason
 		    ret_reason, -EEXIST, "LED '%s' exists already (%s); pick another name%s.", name,
 		    transient_is(m, l) ? "a transient one" : "configured",
 		    transient_is(m, l) ? " or remove it first (uledsctl remove)" : "");
-	/* A configured name whose definition has errors, or one added since the last reload. */
-	if (conf_load((const char *const *)m->config_dirs, &c) >= 0 &&
-	    (at = conf_defined_at(c, name)))
+	/* A configured name whose definition has errors. One added to a file since the last
+	 * reload is not read here (a CreateLED is no reason to read every file): that reload
+	 * reports the name held by the transient LED. */
+	at = conf_defined_at(m->defined, name);
+	if (at)
 		return error_setf(ret_reason, -EEXIST,
 				  "'%s' is configured at %s; pick another name.", name, at);
 	if (asprintf(&path, "%s/%s", m->sysfs_leds, name) < 0)
@@ -173,6 +182,8 @@ int transient_name_in_use(struct manager *m, const char *name, char **ret_reason
 
 /* ---- records of kept LEDs ---- */
 
+#define RECORD_UID_LINE "# uid %u"
+
 static char *record_dir(void)
 {
 	const char *rt = getenv("RUNTIME_DIRECTORY");
@@ -184,7 +195,7 @@ static char *record_dir(void)
 	return strdup("/run/uledsd/transient");
 }
 
-static int record_write(const char *name, char **pairs, char **ret_path)
+static int record_write(const char *name, char **pairs, uid_t uid, char **ret_path)
 {
 	_cleanup_free_ char *dir = record_dir(), *esc = NULL, *path = NULL, *text = NULL;
 	_cleanup_(fclosep) FILE *f = NULL;
@@ -203,7 +214,9 @@ static int record_write(const char *name, char **pairs, char **ret_path)
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	f = fopen(path, "we");
-	if (!f || fwrite(text, 1, len, f) != len || fflush(f) != 0)
+	/* The creator, for the quotas after a crash restart: a comment to the parser. */
+	if (!f || fprintf(f, RECORD_UID_LINE "\n", (unsigned)uid) < 0 ||
+	    fwrite(text, 1, len, f) != len || fflush(f) != 0)
 		return -errno;
 	*ret_path = TAKE_PTR(path);
 	return 0;
@@ -255,7 +268,8 @@ static int track_creator(struct manager *m, sd_bus_message *creator, sd_bus_trac
 	return r;
 }
 
-static int transients_append(struct manager *m, struct led *l, sd_bus_track *track, char *record)
+static int transients_append(struct manager *m, struct led *l, uid_t uid, sd_bus_track *track,
+			     char *record)
 {
 	struct transients *t = transients(m);
 	struct transient_led *nv;
@@ -268,38 +282,71 @@ static int transients_append(struct manager *m, struct led *l, sd_bus_track *tra
 	if (!nl || !nv)
 		return -ENOMEM;
 	t->v = nv;
-	t->v[t->n++] = (struct transient_led){.led = l, .track = track, .record = record};
+	t->v[t->n++] =
+	    (struct transient_led){.led = l, .uid = uid, .track = track, .record = record};
 	m->leds[m->n_leds++] = l;
 	return 0;
 }
 
+/* The quotas of [uledsd] for a caller who is not root: -EUSERS with the message. */
+static int quota_check(struct manager *m, uid_t uid, char **ret_error)
+{
+	struct transients *t = m->transient;
+	unsigned mine = 0, all = 0;
+
+	if (uid == 0)
+		return 0;
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->v[i].uid != 0) {
+			all++;
+			mine += t->v[i].uid == uid;
+		}
+	if (mine >= m->policy.transient_max_per_user)
+		return error_setf(ret_error, -EUSERS,
+				  "User %u has %u transient LEDs already (transient_max_per_user "
+				  "= %u in [%s] of uledsd.conf(5)); remove one first "
+				  "(uledsctl remove).",
+				  (unsigned)uid, mine, m->policy.transient_max_per_user,
+				  POLICY_SECTION);
+	if (all >= m->policy.transient_max)
+		return error_setf(ret_error, -EUSERS,
+				  "Users other than root have %u transient LEDs already "
+				  "(transient_max = %u in [%s] of uledsd.conf(5)); remove one first.",
+				  all, m->policy.transient_max, POLICY_SECTION);
+	return 0;
+}
+
 int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_message *creator,
-		  struct led **ret, char **ret_error)
+		  uid_t uid, struct led **ret, char **ret_error)
 {
 	_cleanup_(sd_bus_track_unrefp) sd_bus_track *track = NULL;
+	_cleanup_(led_conf_freep) struct led_conf *owned = lc;
 	_cleanup_free_ char *record = NULL, *err = NULL;
 	struct led *l;
 	int r;
 
 	*ret_error = NULL;
+	r = transient_name_in_use(m, lc->name, ret_error);
+	if (r >= 0)
+		r = quota_check(m, uid, ret_error);
+	if (r < 0)
+		return r;
 	r = transients(m) ? 0 : -ENOMEM;
 	if (r >= 0 && creator)
 		r = track_creator(m, creator, &track);
 	else if (r >= 0)
-		r = record_write(lc->name, pairs, &record);
-	if (r < 0) {
-		led_conf_free(lc);
+		r = record_write(lc->name, pairs, uid, &record);
+	if (r < 0)
 		return error_setf(ret_error, r, "Failed to set up the transient LED: %s.",
 				  strerror(-r));
-	}
-	r = led_new(m, lc, -1, &l, &err);
+	r = led_new(m, TAKE_PTR(owned), -1, &l, &err);
 	if (r < 0) {
 		if (record)
 			(void)unlink(record);
 		*ret_error = err ? key_error(pairs, err) : NULL;
 		return r;
 	}
-	r = transients_append(m, l, track, record);
+	r = transients_append(m, l, uid, track, record);
 	if (r < 0) {
 		led_free(l);
 		return r;
@@ -330,6 +377,9 @@ int transient_remove(struct manager *m, struct led *l)
 	if (!e)
 		return -ENOENT;
 	transient_entry_drop(t, (size_t)(e - t->v), true);
+	/* Its saved brightness (default_brightness = restore) goes with it: names come and go,
+	 * files in the state directory must not pile up. */
+	led_state_forget(l);
 	for (size_t i = 0; i < m->n_leds; i++)
 		if (m->leds[i] == l) {
 			manager_remove_led(m, i, true);
@@ -372,9 +422,16 @@ static void restore_one(struct manager *m, const char *path)
 	_cleanup_(conf_freep) struct conf *c = NULL;
 	_cleanup_free_ char *err = NULL, *record = strdup(path), *name = NULL;
 	struct led_conf *lc;
+	unsigned uid = 0;
 	struct led *l;
+	FILE *f;
 	int fd;
 
+	f = fopen(path, "re");
+	if (f && fscanf(f, RECORD_UID_LINE, &uid) != 1)
+		uid = 0; /* a record of an older uledsd: root's */
+	if (f)
+		fclose(f);
 	if (!record || conf_new(&c) < 0 || conf_parse_file(c, path) < 0 || c->n_leds != 1) {
 		log_warning("%s: not a transient LED's record; removing it.", path);
 		(void)unlink(path);
@@ -401,7 +458,7 @@ static void restore_one(struct manager *m, const char *path)
 		(void)unlink(path);
 		return;
 	}
-	if (transients_append(m, l, NULL, record) < 0) {
+	if (transients_append(m, l, (uid_t)uid, NULL, record) < 0) {
 		led_free(l);
 		return;
 	}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <systemd/sd-bus.h>
 
 struct manager;
@@ -22,9 +23,10 @@ int transient_name_in_use(struct manager *m, const char *name, char **ret_reason
 
 /* Create the LED of lc (taken). creator: the CreateLED call whose connection owns the LED
  * (it goes when that closes); NULL to keep it: then it is remembered under the runtime
- * directory, so that a crash restart adopts it again. */
+ * directory, so that a crash restart adopts it again. uid: the caller's; one who is not
+ * root is held to [uledsd]'s transient quotas (-EUSERS). -EEXIST: the name is in use. */
 int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_message *creator,
-		  struct led **ret, char **ret_error);
+		  uid_t uid, struct led **ret, char **ret_error);
 /* Remove a transient LED (RemoveLED); -ENOENT when l is not transient. */
 int transient_remove(struct manager *m, struct led *l);
 bool transient_is(struct manager *m, const struct led *l);
