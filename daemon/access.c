@@ -238,17 +238,16 @@ uid_t access_caller_uid(sd_bus_message *msg)
 	return euid;
 }
 
-/* Calls waiting for an answer pin their message: bounded per uid and in all. -EUSERS, and
- * *ret_key the key of the limit hit. */
+/* Calls waiting for an answer, or answered and not run again yet, pin their message: bounded
+ * per uid and in all. -EUSERS, and *ret_key the key of the limit hit. */
 static int pending_check(struct manager *m, uid_t uid, const char **ret_key)
 {
 	unsigned mine = 0, all = 0;
 
-	for (struct access_query *q = first_query(m); q; q = q->next)
-		if (!q->done) {
-			all++;
-			mine += q->uid == uid;
-		}
+	for (struct access_query *q = first_query(m); q; q = q->next) {
+		all++;
+		mine += q->uid == uid;
+	}
 	if (mine >= m->policy.pending_max_per_user)
 		*ret_key = "pending_max_per_user";
 	else if (all >= m->policy.pending_max)

@@ -193,10 +193,10 @@ static int check_trigger_allowed(sd_bus_message *msg, struct led *l, const char 
 	allowed = policy_triggers_string(p);
 	return sd_bus_error_setf(
 	    error, SD_BUS_ERROR_ACCESS_DENIED,
-	    "%s '%s' of LED '%s' is not one the right to manage covers (%s); root may %s it, or "
-	    "the administrator may add it to manage_triggers in [%s] of uledsd.conf(5).",
-	    what ? "Trigger" : "The attributes of trigger", what ? what : cur, l->name,
-	    allowed ? allowed : "?", what ? "select" : "set", POLICY_SECTION);
+	    "Trigger '%s' of LED '%s' is not one the right to manage covers (%s); root may %s, "
+	    "or the administrator may add it to manage_triggers in [%s] of uledsd.conf(5).",
+	    what ? what : cur, l->name, allowed ? allowed : "?",
+	    what ? "select it" : "set its attributes", POLICY_SECTION);
 }
 
 static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -539,12 +539,17 @@ static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 		    error, ERROR_UNKNOWN_LED,
 		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
 		    what);
+	if (r == -EUSERS && streq(what, "record_max"))
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "Users other than root run %u recordings already (record_max = "
+					 "%u in [%s] of uledsd.conf(5)); end one first.",
+					 m->policy.record_max, m->policy.record_max, POLICY_SECTION);
 	if (r == -EUSERS)
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-		    "%s recordings run already (%s = %u in [%s] of uledsd.conf(5)); end one first.",
-		    streq(what, "record_max") ? "All users' allowed" : "This user's allowed", what,
-		    streq(what, "record_max") ? m->policy.record_max : m->policy.record_max_per_user,
+		    "User %u runs %u recordings already (record_max_per_user = %u in [%s] of "
+		    "uledsd.conf(5)); end one first.",
+		    (unsigned)euid, m->policy.record_max_per_user, m->policy.record_max_per_user,
 		    POLICY_SECTION);
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,

@@ -183,6 +183,36 @@ expect_line() {
 set_b() { echo "$2" >"/sys/class/leds/$1/brightness"; }
 
 # --- D-Bus -------------------------------------------------------------------------------
+# as USER CMD...: CMD, a program or a function of these scripts, with USER's uid, gid and
+# groups (setpriv); root runs it as it is.
+as() {
+	local u=$1
+	shift
+	if [ "$u" = root ]; then
+		"$@"
+	elif [ "$(type -t "$1")" = function ]; then
+		setpriv --reuid="$u" --regid="$u" --init-groups bash -c "$(declare -f "$1"); \"\$@\"" as "$@"
+	else
+		setpriv --reuid="$u" --regid="$u" --init-groups "$@"
+	fi
+}
+# gcall PATH INTERFACE.METHOD [GVARIANT...]: a call to io.uledsd1 with gdbus; prints the reply,
+# or the error with its D-Bus name ("GDBus.Error:NAME: message"). busctl prints "Access denied"
+# for every AccessDenied error, whatever message uledsd gave.
+gcall() {
+	local p=$1 m=$2
+	shift 2
+	gdbus call --system --timeout 60 --dest io.uledsd1 --object-path "$p" --method "$m" "$@" 2>&1
+}
+# gpairs KEY VALUE...: those pairs as a GVariant a(ss) for gcall (no quotes in them).
+gpairs() {
+	local v=""
+	while [ $# -ge 2 ]; do
+		v+="${v:+, }('$1', '$2')"
+		shift 2
+	done
+	if [ -n "$v" ]; then echo "[$v]"; else echo "@a(ss) []"; fi
+}
 # start_dbus [POLICY_FILE...]: a system bus for the test. Under --systemd the bus runs
 # already: the policies are added and the daemon told to reload them.
 start_dbus() {

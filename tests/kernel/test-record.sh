@@ -232,7 +232,7 @@ assert_true "and says where" grep -q -- "--svg /nonexistent/dir/w.svg: cannot wr
 assert_eq 2 "$?" "record's options on another command are a usage error"
 assert_true "that names the command" grep -q "are for record, not 'list'" "$work/err"
 
-# --- limits: RECORD_MAX_PER_UID, unknown names ---------------------------------------------------
+# --- limits: record_max_per_user, unknown names ---------------------------------------------------
 "$ctl" --bus system record nosuch --duration 1 >/dev/null 2>"$work/err"
 assert_eq 1 "$?" "recording an unknown LED fails"
 assert_true "and says which" grep -q "No LED named 'nosuch'" "$work/err"
@@ -245,7 +245,8 @@ done
 wait_for 20 sh -c "[ \$(grep -l '^Recording' $work/cap*.err | wc -l) -ge 8 ]"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" --bus system record $SOFT --duration 1 \
 	>/dev/null 2>"$work/cap9.err"
-assert_true "a ninth recording of one user is refused" grep -q "already runs 8 recordings" "$work/cap9.err"
+assert_true "a ninth recording of one user is refused, naming the key" \
+	grep -q "User 65534 runs 8 recordings already (record_max_per_user = 8 in \[uledsd\]" "$work/cap9.err"
 kill -INT "${pids[@]}"
 wait "${pids[@]}" 2>/dev/null
 assert_true "closed pipes end the recordings: as many pipes as before" \
