@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uledsd's command line. */
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -263,6 +264,10 @@ int main(int argc, char **argv)
 	struct args a = {.bus = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE};
 	int r;
 
+	/* Anyone may send a message of up to 32 MiB (Record with 50 000 names is ~450 KB):
+	 * blocks that large are mapped and unmapped, never kept in the heap. glibc's dynamic
+	 * threshold would rise to the largest block freed and keep the next ones. */
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	log_open();
 	r = parse_argv(argc, argv, &a);
 	if (r <= 0) {
