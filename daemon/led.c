@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* One virtual LED: registers it with uleds, applies its settings, forwards brightness. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <linux/uleds.h>
@@ -41,26 +43,57 @@ int led_write_attr(struct led *l, const char *attr, const char *value)
 	return 0;
 }
 
+/* At most this much of an attribute: the trigger list of a kernel with many triggers has a few
+ * KiB, anything near a megabyte is not an LED attribute. */
+#define LED_ATTR_MAX (1024 * 1024)
+
+/* The whole file: since Linux 5.6 "trigger" is a bin attribute without the page limit, read
+ * a page per read() (more triggers than fit in 4 KiB made Trigger, and so GetManagedObjects,
+ * fail for every LED). Trailing newlines and spaces removed. */
 int led_read_attr(struct led *l, const char *attr, char **ret)
 {
-	_cleanup_free_ char *path = NULL;
-	char buf[4096];
+	_cleanup_free_ char *path = NULL, *buf = NULL;
 	_cleanup_close_ int fd = -1;
-	ssize_t n;
+	size_t size = 4096, len = 0;
 
 	if (asprintf(&path, "%s/%s", l->sysfs, attr) < 0)
 		return -ENOMEM;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return -errno;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = 0;
-	*ret = strdup(buf);
-	return *ret ? 0 : -ENOMEM;
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		/* Full: grow, at most to LED_ATTR_MAX + 1 bytes and the NUL; a file that fills
+		 * that much is longer than the limit. */
+		if (len == size - 1) {
+			char *p;
+
+			if (len > LED_ATTR_MAX)
+				return -EFBIG;
+			size = size * 2 > LED_ATTR_MAX + 2 ? LED_ATTR_MAX + 2 : size * 2;
+			p = realloc(buf, size);
+			if (!p)
+				return -ENOMEM;
+			buf = p;
+		}
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = 0;
+	*ret = TAKE_PTR(buf);
+	return 0;
 }
 
 int led_current_trigger(struct led *l, char **ret)
@@ -533,12 +566,111 @@ static void led_attach_backends(struct led *l)
 			led_attach_backend(l, l->conf->backends[i]);
 }
 
-/* Registration for the in-tree uleds, which lets the LED core rename a name clash to NAME_1
- * silently: refuse a name that exists first, and check the node is there afterwards. */
+/* How many NAME_<n> LEDs the check around the write keeps apart; more is refused. */
+#define LED_ALIASES_MAX 64
+
+/* An LED named NAME_<n>: the LED core's new name for a NAME that was taken. */
+struct led_alias {
+	unsigned long n;
+	ino_t ino; /* which LED holds the name: kernfs gives every new node a new number */
+};
+
+/* n when entry is NAME_<n> spelt as led_classdev_next_name() spells it ("%s_%u"), else 0. */
+static unsigned long led_alias_number(const char *entry, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = entry + len + 1;
+	unsigned long n;
+	char *end;
+
+	if (strncmp(entry, name, len) != 0 || entry[len] != '_' || *p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	n = strtoul(p, &end, 10);
+	return *end || errno ? 0 : n;
+}
+
+/* Every NAME_<n> in the LED class directory, not NAME_1 up to the first one missing: a racer's
+ * NAME_1 may come and go while ours took NAME_2. */
+static int led_scan_aliases(struct led *l, struct led_alias *a, size_t *ret_n)
+{
+	_cleanup_(closedirp) DIR *d = opendir(l->manager->sysfs_leds);
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return -errno;
+	for (errno = 0; (de = readdir(d)); errno = 0) {
+		unsigned long k = led_alias_number(de->d_name, l->name);
+
+		if (!k)
+			continue;
+		if (n == LED_ALIASES_MAX)
+			return -E2BIG;
+		a[n++] = (struct led_alias){.n = k, .ino = de->d_ino};
+	}
+	if (errno)
+		return -errno;
+	*ret_n = n;
+	return 0;
+}
+
+/* The n of the first NAME_<n> in after that no LED held in before, 0 when none. */
+static unsigned long led_alias_new(const struct led_alias *before, size_t n_before,
+				   const struct led_alias *after, size_t n_after)
+{
+	for (size_t i = 0; i < n_after; i++) {
+		size_t j = 0;
+
+		while (j < n_before && (before[j].n != after[i].n || before[j].ino != after[i].ino))
+			j++;
+		if (j == n_before)
+			return after[i].n;
+	}
+	return 0;
+}
+
+/* l->sysfs is an LED of the uleds device l->fd is open on: both drivers register under that
+ * misc device (/sys/devices/virtual/misc/uleds), which another driver's LED is not. */
+static bool led_is_uleds_device(struct led *l)
+{
+	char link[64], dev[PATH_MAX], led[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (fstat(l->fd, &st) < 0 || !S_ISCHR(st.st_mode))
+		return false;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (!realpath(link, dev) || !realpath(l->sysfs, led))
+		return false;
+	slash = strrchr(led, '/');
+	if (!slash)
+		return false;
+	*slash = 0;
+	return streq(led, dev);
+}
+
+/* Registration for the in-tree uleds. The LED core registers a name that is taken as NAME_1
+ * (the first free NAME_<n>) without a word, and the driver cannot say which name it gave. A
+ * name that exists is refused first; someone registering it between that check and the write
+ * (another driver, another uleds user) is told apart by the NAME_<n> entries before and after:
+ *  - ours exists under exactly one of NAME, NAME_1, NAME_2, ... from the write on (we hold the
+ *    fd) and did not before it: if it was renamed, it is a NAME_<n> that no LED held before;
+ *  - no new NAME_<n> after the write: ours is NAME (and NAME must be a uleds device);
+ *  - a new one: ours was renamed (the racer took NAME first) or the racer's was (ours came
+ *    first). The two look the same from here, two new LEDs of the same device with the same
+ *    max_brightness if the racer is a uleds user too, and writing to one to find out may be
+ *    a write to the foreign LED. Refused: closing the fd removes ours, whichever name it got.
+ * Never is l->sysfs left naming an LED that is not ours. */
 static int led_register_write(struct led *l, struct uleds_user_dev *dev, char **ret_error)
 {
+	struct led_alias before[LED_ALIASES_MAX], after[LED_ALIASES_MAX];
 	struct led_conf *c = l->conf;
+	size_t n_before = 0, n_after = 0;
+	unsigned long renamed = 0;
+	char why[PATH_MAX + 64];
 	struct stat st;
+	int r;
 
 	if (stat(l->sysfs, &st) == 0)
 		return error_setf(
@@ -546,15 +678,42 @@ static int led_register_write(struct led *l, struct uleds_user_dev *dev, char **
 		    "%s:%u: an LED named '%s' already exists (another driver or program "
 		    "made it); choose another name.",
 		    c->file, c->line, l->name);
+	r = led_scan_aliases(l, before, &n_before);
+	if (r == -E2BIG)
+		return error_setf(
+		    ret_error, -EEXIST,
+		    "%s:%u: more than %d LEDs named '%s_N' exist, too many to tell "
+		    "uledsd's own apart should the LED core rename it; choose another "
+		    "name.",
+		    c->file, c->line, LED_ALIASES_MAX, l->name);
+	if (r < 0)
+		return error_setf(ret_error, r,
+				  "%s:%u: [%s] cannot be created: reading %s failed: %s.", c->file,
+				  c->line, l->name, l->manager->sysfs_leds, strerror(-r));
 	if (write(l->fd, dev, sizeof(*dev)) != (ssize_t)sizeof(*dev))
 		return -errno;
-	if (stat(l->sysfs, &st) < 0)
-		return error_setf(
-		    ret_error, -ENOENT,
-		    "%s:%u: LED '%s' was registered but %s is missing (renamed by the "
-		    "LED core after a name clash?); choose another name.",
-		    c->file, c->line, l->name, l->sysfs);
-	return 0;
+	r = led_scan_aliases(l, after, &n_after);
+	if (r >= 0)
+		renamed = led_alias_new(before, n_before, after, n_after);
+	if (r < 0)
+		snprintf(why, sizeof(why), "reading %s failed: %s", l->manager->sysfs_leds,
+			 strerror(-r));
+	else if (renamed)
+		snprintf(why, sizeof(why), "the LED core renamed one of the two to '%s_%lu'",
+			 l->name, renamed);
+	else if (stat(l->sysfs, &st) < 0 || !S_ISDIR(st.st_mode))
+		snprintf(why, sizeof(why), "%s is missing", l->sysfs);
+	else if (!led_is_uleds_device(l))
+		snprintf(why, sizeof(why), "%s is not an LED of %s", l->sysfs,
+			 l->manager->uleds_path);
+	else
+		return 0;
+	l->fd = safe_close(l->fd);
+	return error_setf(ret_error, -EEXIST,
+			  "%s:%u: another driver or program registered an LED named '%s' at the "
+			  "same moment (%s); uledsd removed its own, whichever name it got. Choose "
+			  "another name.",
+			  c->file, c->line, l->name, why);
 }
 
 /* color = ...: before the setup, so the LED registers as a multicolour one. */

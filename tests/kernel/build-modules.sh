@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Builds uleds.ko (from kmod/), gpio-sim.ko (out of tree, from linux-source) and the test PWM
-# chip pwm-test.ko (tests/kernel/pwm-test.c) for one kernel.
+# Builds uleds.ko (from kmod/), gpio-sim.ko and uleds-mainline.ko (out of tree, from
+# linux-source), the test PWM chip pwm-test.ko (tests/kernel/pwm-test.c) and ledtrig-many.ko
+# (tests/kernel/ledtrig-many.c) for one kernel.
 #
 # usage: build-modules.sh KVER OUTDIR SRCROOT
 #   KVER     kernel release; /lib/modules/KVER/build must exist
-#   OUTDIR   where uleds.ko and gpio-sim.ko end up (a cache: nothing is rebuilt when the
-#            outputs are newer than their inputs)
+#   OUTDIR   where the modules end up (a cache: nothing is rebuilt when the outputs are
+#            newer than their inputs)
 #   SRCROOT  the uledsd source tree; the module comes from SRCROOT/kmod
 # env: ULEDS_KMOD_SRC  build uleds.ko from this directory instead of SRCROOT/kmod
 #      LINUX_SOURCE_TARBALL  default /usr/src/linux-source-MAJOR.MINOR.tar.xz
@@ -118,4 +119,47 @@ else
 		{ cat "$src/build.log" >&2; die "building pwm-test.ko failed (log above, also in $src/build.log)"; }
 	cp "$src/pwm-test.ko" "$outdir/pwm-test.ko.tmp"
 	mv "$outdir/pwm-test.ko.tmp" "$outdir/pwm-test.ko"
+fi
+
+# --- uleds-mainline.ko ----------------------------------------------------------------
+# The in-tree drivers/leds/uleds.c as it is (Debian builds no CONFIG_LEDS_USER), for the tests
+# of uledsd with the mainline driver (test-rename-race.sh). Module uleds_mainline, so that it
+# does not clash with uleds.ko; it makes the same /dev/uleds: load one of the two at a time.
+if up_to_date "$outdir/uleds-mainline.ko" "$tarball" "$self"; then
+	echo "build-modules: uleds-mainline.ko is up to date"
+else
+	echo "build-modules: building uleds-mainline.ko from $tarball for $kver"
+	src=$outdir/uleds-mainline-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=3 --wildcards \
+		'linux-source-*/drivers/leds/uleds.c' ||
+		die "cannot extract drivers/leds/uleds.c from $tarball"
+	cat >"$src/Kbuild" <<'EOF'
+obj-m += uleds-mainline.o
+uleds-mainline-y := uleds.o
+EOF
+	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ cat "$src/build.log" >&2; die "building uleds-mainline.ko failed (log above, also in $src/build.log)"; }
+	cp "$src/uleds-mainline.ko" "$outdir/uleds-mainline.ko.tmp"
+	mv "$outdir/uleds-mainline.ko.tmp" "$outdir/uleds-mainline.ko"
+fi
+
+# --- ledtrig-many.ko ------------------------------------------------------------------
+# 200 LED triggers with long names (tests/kernel/ledtrig-many.c): a trigger attribute longer
+# than two pages.
+many_src=$srcroot/tests/kernel/ledtrig-many.c
+if up_to_date "$outdir/ledtrig-many.ko" "$many_src" "$self"; then
+	echo "build-modules: ledtrig-many.ko is up to date"
+else
+	echo "build-modules: building ledtrig-many.ko for $kver"
+	src=$outdir/ledtrig-many-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	cp "$many_src" "$src/"
+	echo 'obj-m += ledtrig-many.o' >"$src/Kbuild"
+	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ cat "$src/build.log" >&2; die "building ledtrig-many.ko failed (log above, also in $src/build.log)"; }
+	cp "$src/ledtrig-many.ko" "$outdir/ledtrig-many.ko.tmp"
+	mv "$outdir/ledtrig-many.ko.tmp" "$outdir/ledtrig-many.ko"
 fi
