@@ -46,6 +46,37 @@ up_to_date() {
 
 mkflags=(-C "$kbuild" -j"$(nproc)")
 
+# fresh_src NAME: an empty $outdir/NAME-src, in $src.
+fresh_src() {
+	src=$outdir/$1-src
+	rm -rf "$src"
+	mkdir -p "$src"
+}
+
+# make_module NAME: builds $src (its Kbuild makes NAME.ko) and installs NAME.ko in $outdir
+# atomically (a parallel reader sees the old module or the new one).
+make_module() {
+	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ cat "$src/build.log" >&2; die "building $1.ko failed (log above, also in $src/build.log)"; }
+	[ -f "$src/$1.ko" ] || die "the build in $src made no $1.ko (is the module named $1 in its Kbuild?)"
+	cp "$src/$1.ko" "$outdir/$1.ko.tmp"
+	mv "$outdir/$1.ko.tmp" "$outdir/$1.ko"
+}
+
+# one_file_module NAME: NAME.ko from the single source tests/kernel/NAME.c.
+one_file_module() {
+	local c=$srcroot/tests/kernel/$1.c
+	if up_to_date "$outdir/$1.ko" "$c" "$self"; then
+		echo "build-modules: $1.ko is up to date"
+		return
+	fi
+	echo "build-modules: building $1.ko for $kver"
+	fresh_src "$1"
+	cp "$c" "$src/"
+	echo "obj-m += $1.o" >"$src/Kbuild"
+	make_module "$1"
+}
+
 # --- uleds.ko -------------------------------------------------------------------------
 mapfile -t kmod_inputs < <(find "$kmod_src" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \) ! -name '*.mod.c' | sort)
 # The stamp names the source directory and its files: switching ULEDS_KMOD_SRC, or a file
@@ -56,15 +87,9 @@ if [ "$(cat "$outdir/uleds.stamp" 2>/dev/null)" = "$stamp" ] &&
 	echo "build-modules: uleds.ko is up to date"
 else
 	echo "build-modules: building uleds.ko from $kmod_src for $kver"
-	src=$outdir/uleds-src
-	rm -rf "$src"
-	mkdir -p "$src"
+	fresh_src uleds
 	cp "${kmod_inputs[@]}" "$src/"
-	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
-		{ cat "$src/build.log" >&2; die "building uleds.ko failed (log above, also in $src/build.log)"; }
-	[ -f "$src/uleds.ko" ] || die "the kmod build made no uleds.ko (is the module named uleds in Kbuild?)"
-	cp "$src/uleds.ko" "$outdir/uleds.ko.tmp"
-	mv "$outdir/uleds.ko.tmp" "$outdir/uleds.ko"
+	make_module uleds
 	echo "$stamp" >"$outdir/uleds.stamp"
 fi
 
@@ -75,9 +100,7 @@ if up_to_date "$outdir/gpio-sim.ko" "$tarball" "$self"; then
 	echo "build-modules: gpio-sim.ko is up to date"
 else
 	echo "build-modules: building gpio-sim.ko from $tarball for $kver"
-	src=$outdir/gpio-sim-src
-	rm -rf "$src"
-	mkdir -p "$src"
+	fresh_src gpio-sim
 	tar -xJf "$tarball" -C "$src" --strip-components=3 --wildcards \
 		'linux-source-*/drivers/gpio/gpio-sim.c' 'linux-source-*/kernel/irq/irq_sim.c' ||
 		die "cannot extract gpio-sim.c and irq_sim.c from $tarball"
@@ -96,30 +119,13 @@ gpio-sim-y := gpio-sim-drv.o irq_sim.o
 EOF
 	# A module cannot be made of an object with its own name: rename the driver object.
 	mv "$src/gpio-sim.c" "$src/gpio-sim-drv.c"
-	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
-		{ cat "$src/build.log" >&2; die "building gpio-sim.ko failed (log above, also in $src/build.log)"; }
-	cp "$src/gpio-sim.ko" "$outdir/gpio-sim.ko.tmp"
-	mv "$outdir/gpio-sim.ko.tmp" "$outdir/gpio-sim.ko"
+	make_module gpio-sim
 fi
 
 # --- pwm-test.ko ----------------------------------------------------------------------
 # A PWM chip without hardware for the pwm backend's tests (tests/kernel/pwm-test.c), for 6.1
 # (its struct pwm_chip embedded) and 6.9+ (devm_pwmchip_alloc) alike.
-pwm_src=$srcroot/tests/kernel/pwm-test.c
-if up_to_date "$outdir/pwm-test.ko" "$pwm_src" "$self"; then
-	echo "build-modules: pwm-test.ko is up to date"
-else
-	echo "build-modules: building pwm-test.ko for $kver"
-	src=$outdir/pwm-test-src
-	rm -rf "$src"
-	mkdir -p "$src"
-	cp "$pwm_src" "$src/"
-	echo 'obj-m += pwm-test.o' >"$src/Kbuild"
-	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
-		{ cat "$src/build.log" >&2; die "building pwm-test.ko failed (log above, also in $src/build.log)"; }
-	cp "$src/pwm-test.ko" "$outdir/pwm-test.ko.tmp"
-	mv "$outdir/pwm-test.ko.tmp" "$outdir/pwm-test.ko"
-fi
+one_file_module pwm-test
 
 # --- uleds-mainline.ko ----------------------------------------------------------------
 # The in-tree drivers/leds/uleds.c as it is (Debian builds no CONFIG_LEDS_USER), for the tests
@@ -129,9 +135,7 @@ if up_to_date "$outdir/uleds-mainline.ko" "$tarball" "$self"; then
 	echo "build-modules: uleds-mainline.ko is up to date"
 else
 	echo "build-modules: building uleds-mainline.ko from $tarball for $kver"
-	src=$outdir/uleds-mainline-src
-	rm -rf "$src"
-	mkdir -p "$src"
+	fresh_src uleds-mainline
 	tar -xJf "$tarball" -C "$src" --strip-components=3 --wildcards \
 		'linux-source-*/drivers/leds/uleds.c' ||
 		die "cannot extract drivers/leds/uleds.c from $tarball"
@@ -139,27 +143,10 @@ else
 obj-m += uleds-mainline.o
 uleds-mainline-y := uleds.o
 EOF
-	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
-		{ cat "$src/build.log" >&2; die "building uleds-mainline.ko failed (log above, also in $src/build.log)"; }
-	cp "$src/uleds-mainline.ko" "$outdir/uleds-mainline.ko.tmp"
-	mv "$outdir/uleds-mainline.ko.tmp" "$outdir/uleds-mainline.ko"
+	make_module uleds-mainline
 fi
 
 # --- ledtrig-many.ko ------------------------------------------------------------------
 # 200 LED triggers with long names (tests/kernel/ledtrig-many.c): a trigger attribute longer
 # than two pages.
-many_src=$srcroot/tests/kernel/ledtrig-many.c
-if up_to_date "$outdir/ledtrig-many.ko" "$many_src" "$self"; then
-	echo "build-modules: ledtrig-many.ko is up to date"
-else
-	echo "build-modules: building ledtrig-many.ko for $kver"
-	src=$outdir/ledtrig-many-src
-	rm -rf "$src"
-	mkdir -p "$src"
-	cp "$many_src" "$src/"
-	echo 'obj-m += ledtrig-many.o' >"$src/Kbuild"
-	make "${mkflags[@]}" M="$src" modules >"$src/build.log" 2>&1 ||
-		{ cat "$src/build.log" >&2; die "building ledtrig-many.ko failed (log above, also in $src/build.log)"; }
-	cp "$src/ledtrig-many.ko" "$outdir/ledtrig-many.ko.tmp"
-	mv "$outdir/ledtrig-many.ko.tmp" "$outdir/ledtrig-many.ko"
-fi
+one_file_module ledtrig-many

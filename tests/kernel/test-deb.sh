@@ -204,6 +204,11 @@ assert_eq "$pid" "$(systemctl show -P MainPID $U)" "the upgrade did not restart 
 assert_eq /usr/sbin/uledsd "$(readlink /proc/"$pid"/exe)" "uledsd runs the new binary (re-executed)"
 assert_true "the journal shows the re-execution" sh -c \
 	"journalctl -b --no-pager -u $U | grep -q 'Re-executed: adopting'"
+# Which process got SIGUSR2 cannot be raced from here (a restart between reading a PID and
+# signalling it): the upgraded scripts must leave that to systemd (grep, as installed).
+assert_true "the upgraded postinst reads no MainPID" sh -c "! grep -q MainPID /var/lib/dpkg/info/uledsd.postinst"
+assert_true "its helper has systemd signal the unit's main process" \
+	grep -q 'systemctl kill --kill-whom=main --signal=SIGUSR2' /usr/libexec/uledsd-reload
 snapshot >/tmp/after
 assert_eq "$(cat /tmp/before)" "$(cat /tmp/after)" \
 	"every LED's sysfs inode and trigger, pkg:steady's brightness and pkg:timer's delays are unchanged"

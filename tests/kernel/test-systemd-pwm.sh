@@ -4,7 +4,8 @@
 # uledsd-generator leaves the sandbox as shipped; a pwm LED added without daemon-reload finds
 # sysfs read-only and the log says what to run; after daemon-reload the generated drop-in
 # (the chip's device directory, AF_NETLINK, PrivateNetwork=no) lets it dim, follow the chip's
-# removal and return through uevents, and a stop disables and unexports.
+# removal and return through uevents, and a stop disables and unexports. A chip that is nowhere
+# in sysfs at daemon-reload opens nothing (fail closed): the drop-in and the kernel log name it.
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,11 @@ journal_has() { journalctl -u $U -o cat --no-pager | grep -q -- "$1"; }
 mkdir -p /etc/uledsd.d
 exposure() { systemd-analyze security --no-pager $U 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p'; }
 dropin=/run/systemd/generator/$U.d/50-uledsd-sysfs.conf
+# pwm_led FILE LED CHIP: /etc/uledsd.d/FILE.conf has LED on channel 0 of CHIP.
+pwm_led() {
+	printf '[%s]\nmax_brightness = 100\nbackends = pwm\npwm.chip = %s\npwm.channel = 0\npwm.period = 1ms\n' \
+		"$2" "$3" >"/etc/uledsd.d/$1.conf"
+}
 
 # --- no pwm LED configured: the sandbox as shipped ---------------------------------------------
 cat >/etc/uledsd.d/10-pwm.conf <<C
@@ -39,15 +45,25 @@ assert_eq "yes" "$(systemctl show -p PrivateNetwork --value $U)" "no pwm LED: Pr
 shipped=$(exposure)
 echo "# systemd-analyze security, shipped: $shipped"
 
+# --- a pwm LED whose chip is nowhere in sysfs: nothing opened, and said why ----------------------
+MISSING=uledsd-no-such-pwm.0
+pwm_led 20-missing sdpwm:missing $MISSING
+systemctl daemon-reload
+assert_true "a missing chip: the drop-in names it" grep -q "sdpwm:missing.*PWM $MISSING channel 0" "$dropin"
+assert_true "a missing chip: nothing opened (no ReadWritePaths=, not all of /sys/devices)" \
+	sh -c "! grep -q ReadWritePaths= $dropin"
+assert_eq "yes" "$(systemctl show -p PrivateNetwork --value $U)" "a missing chip only: PrivateNetwork=yes as shipped"
+# Its stderr is /dev/null under systemd 252: the generator writes to /dev/kmsg. journald takes
+# "uledsd-generator:" for the record's identifier.
+said="sdpwm:missing.*PWM $MISSING channel 0 is not in /sys now: nothing is opened for it"
+assert_true "the kernel log has the generator's reason (dmesg)" \
+	wait_for 10 sh -c "dmesg | grep -q 'uledsd-generator: .*$said'"
+assert_true "and the journal (journalctl -k -t uledsd-generator)" \
+	wait_for 10 sh -c "journalctl -b -k -t uledsd-generator -o cat --no-pager | grep -q '$said'"
+assert_eq "$shipped" "$(exposure)" "a missing chip only: the exposure is the shipped one"
+
 # --- a pwm LED added without daemon-reload: sysfs is read-only, and the log says what to run ----
-cat >/etc/uledsd.d/10-pwm.conf <<C
-[sdpwm:white]
-max_brightness = 100
-backends = pwm
-pwm.chip = $DEV
-pwm.channel = 0
-pwm.period = 1ms
-C
+pwm_led 10-pwm sdpwm:white $DEV
 assert_true "systemctl start $U" systemctl start $U
 assert_true "the LED exists" wait_for 10 test -e "$L/sdpwm:white/brightness"
 assert_true "the read-only sysfs is explained, with the commands that fix it" \
@@ -61,6 +77,8 @@ assert_true "the generator wrote a drop-in" test -e "$dropin"
 cat "$dropin" | sed 's/^/# /'
 assert_true "the drop-in opens the chip's device directory, not all of sysfs" \
 	grep -qx "ReadWritePaths=-$(readlink -f /sys/bus/platform/devices/$DEV)" "$dropin"
+assert_eq 1 "$(grep -c ^ReadWritePaths= "$dropin")" "and nothing for the missing chip"
+assert_true "the missing chip is still named" grep -q "sdpwm:missing.*PWM $MISSING channel 0" "$dropin"
 assert_eq "no" "$(systemctl show -p PrivateNetwork --value $U)" "the unit runs in the host's network namespace (uevents)"
 assert_true "systemctl start $U with the generated drop-in" systemctl start $U
 assert_true "pwm0 is exported and enabled" wait_for 10 sh -c "[ \"\$(cat $(chip_dir)/pwm0/enable 2>/dev/null)\" = 1 ]"

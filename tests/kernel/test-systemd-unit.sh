@@ -3,8 +3,12 @@
 # uledsd.service under systemd as PID 1 (vm-run.sh --systemd). Both modes: meson install,
 # enable --now (active only once the LEDs exist), STATUS=, the sandbox lets every backend work,
 # stop releases everything.
-#   usage: test-systemd-unit.sh service   security exposure, synchronous reload over D-Bus
-#                                         and without it, restore across systemctl restart
+#   usage: test-systemd-unit.sh service   security exposure, /dev read-only in the sandbox
+#                                         (a GPIO chip replugged still works), synchronous
+#                                         reload over D-Bus and without it, re-execution
+#                                         through systemd (uledsd-reload --reexec), restore
+#                                         across systemctl restart, MemoryMax= and TasksMax=
+#                                         against what the unit used
 #          test-systemd-unit.sh crash     kill -9 and a hung daemon (SIGSTOP, watchdog): the
 #                                         unit restarts and the LEDs never disappear (fd store),
 #                                         a 'uledsctl create --keep' LED included; a definition
@@ -128,6 +132,58 @@ test_security() {
 	echo "# systemd-analyze security: $online (running unit), $offline (--offline=true $unit_file)"
 	assert_true "exposure $online <= 2.0" awk -v e="$online" 'BEGIN { exit !(e != "" && e <= 2.0) }'
 	assert_true "offline exposure $offline <= 2.0" awk -v e="$offline" 'BEGIN { exit !(e != "" && e <= 2.0) }'
+}
+
+# --- /dev is read-only in the sandbox; its device nodes still open ---------------------------
+# ProtectSystem=strict leaves /dev writable: root without capabilities could create files there.
+test_sandbox_dev() {
+	local pid
+	pid=$(main_pid)
+	assert_eq ro "$(awk '$5 == "/dev" { split($6, o, ","); print o[1] }' /proc/"$pid"/mountinfo)" \
+		"/dev is mounted read-only in uledsd's mount namespace (mountinfo)"
+	assert_true "no file can be created in its /dev" \
+		sh -c "! nsenter -t $pid -m touch /dev/uledsd-sandbox-test 2>/dev/null"
+	assert_true "nor in its /dev/shm" sh -c "! nsenter -t $pid -m touch /dev/shm/uledsd-sandbox-test 2>/dev/null"
+	assert_true "nothing was created in /dev" \
+		sh -c "[ ! -e /dev/uledsd-sandbox-test ] && [ ! -e /dev/shm/uledsd-sandbox-test ]"
+	# A node the kernel creates after the start: the read-only mount shows it (same devtmpfs).
+	gpiosim_live sdsim 0
+	assert_true "the GPIO chip's removal is seen" wait_for 10 journal_has "sd:gpio: gpio: waiting for"
+	gpiosim_live sdsim 1 || fail "gpio-sim sdsim did not come back"
+	assert_true "the replugged chip's new node opens under the read-only /dev: line driven again" \
+		wait_for 10 gpio_is 1
+}
+
+# --- MemoryMax= and TasksMax= are in force, well above what the unit used ----------------------
+# After the reloads (uledsd-reload's SIGHUP path runs the most processes: sh, a command
+# substitution, systemctl, sed). memory.peak and pids.peak: kernels 5.19 and 6.1+; else the
+# current values.
+test_limits() {
+	local cg mem tasks
+	cg=/sys/fs/cgroup$(prop ControlGroup)
+	assert_eq $((256 << 20)) "$(cat "$cg/memory.max")" "MemoryMax=256M is the cgroup's memory.max"
+	assert_eq 16 "$(cat "$cg/pids.max")" "TasksMax=16 is the cgroup's pids.max"
+	mem=$(cat "$cg/memory.peak" 2>/dev/null || cat "$cg/memory.current")
+	tasks=$(cat "$cg/pids.peak" 2>/dev/null || cat "$cg/pids.current")
+	echo "# the unit's cgroup at its peak: $((mem >> 10)) KiB, $tasks tasks; uledsd: $(grep -E '^VmRSS' /proc/"$(main_pid)"/status | tr -s ' \t' ' ')"
+	assert_true "memory at its peak ($((mem >> 10)) KiB, 5 LEDs) is below 1/16 of MemoryMax=" \
+		test "$mem" -lt $((16 << 20))
+	assert_true "tasks at their peak ($tasks) are at most half of TasksMax=" test "$tasks" -le 8
+}
+
+# --- re-execution through systemd: what the package's postinst runs on an upgrade --------------
+test_reexec() {
+	local pid restarts inode before
+	pid=$(main_pid) restarts=$(prop NRestarts) inode=$(ino sd:red:blink)
+	before=$(prop StatusText | sed -n 's/.*(reload \([0-9]*\)).*/\1/p')
+	assert_true "uledsd-reload $U --reexec (systemctl kill --kill-whom=main --signal=SIGUSR2)" \
+		timeout 60 "$(installed /uledsd-reload)" $U --reexec
+	assert_eq "$pid" "$(main_pid)" "re-executed in place: the same main PID"
+	assert_eq "$restarts" "$(prop NRestarts)" "not restarted"
+	assert_eq "5 LEDs, 0 errors (reload $((before + 1)))" "$(prop StatusText)" \
+		"STATUS= counts the re-execution when the helper returns"
+	assert_eq "$inode" "$(ino sd:red:blink)" "the LED is kept (same sysfs inode)"
+	assert_true "the journal shows the re-execution" journal_has "Re-executed: adopting" _PID="$pid"
 }
 
 # --- reload over D-Bus: applied when systemctl reload returns ----------------------------------
@@ -396,9 +452,12 @@ test_no_module() {
 case $mode in
 service)
 	test_security
+	test_sandbox_dev
 	test_reload_dbus
+	test_reexec
 	test_restore
 	test_reload_sighup
+	test_limits
 	;;
 crash)
 	test_access

@@ -1,13 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# uledsd-generator on a made-up sysfs: which directories the unit's drop-in opens, and no
-# drop-in at all when no LED has a backend that writes sysfs. (Under systemd, with a real
-# PWM chip: the kernel test systemd-pwm-generator.)
+# uledsd-generator on a made-up sysfs: which directories the unit's drop-in opens, nothing for a
+# chip that is not there (fail closed, and said why), and no drop-in at all when no LED has a
+# backend that writes sysfs. (Under systemd, with a real PWM chip: the kernel test
+# systemd-pwm-generator.)
+# Then the scripts around the unit, with a fake systemctl: uledsd-reload --reexec (the
+# package's upgrade path) signals the unit's main process through systemd, never a PID it was
+# given, and debian/uledsd.postinst calls it only while the unit is active. (The real upgrade:
+# the kernel test deb-install-upgrade-purge.)
 gen=${1:?usage: test-generator.sh ULEDSD_GENERATOR}
 # In a cross build meson names the exe_wrapper (qemu-aarch64) that runs it.
 eval "wrap=(${MESON_EXE_WRAPPER:-})"
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+trap '[ -n "${victim:-}" ] && kill "$victim" 2>/dev/null; rm -rf "$t"' EXIT
 n=0 failed=0
 check() { # DESCRIPTION COMMAND...
 	n=$((n + 1))
@@ -70,10 +75,105 @@ backends = pwm
 pwm.chip = chipa.0
 pwm.channel = lots
 C
-check "a chip that is nowhere yet: exit 0" run
-check "a chip that is nowhere yet: /sys/devices, said why" \
-	grep -A1 -q "may appear anywhere below $S/devices" "$dropin"
-check "and no narrower path beside it" test "$(grep -c ^ReadWritePaths= "$dropin")" = 1
+check "a chip that is nowhere yet: exit 0" run 2>"$t/stderr"
+check "a chip that is nowhere yet: all of /sys/devices is not opened (fail closed)" \
+	lacks "ReadWritePaths=-$S/devices$"
+check "nor anything else for it: the found chips' directories only" \
+	test "$(grep ^ReadWritePaths= "$dropin")" = "$(printf '%s\n' "ReadWritePaths=-$S/devices/platform/chipa.0" \
+		"ReadWritePaths=-$S/devices/platform/chipb.1")"
+check "the drop-in names it, with its file and line" \
+	grep -qx "#   \[b:later\] pwm backend ($t/conf/30.conf:2): PWM usb-pwm.7 channel 0" "$dropin"
+check "the drop-in says what opens it" grep -q "systemctl daemon-reload && systemctl" "$dropin"
+check "the log names it and says what to do ($(head -c 300 "$t/stderr"))" grep -q \
+	"b:later.*PWM usb-pwm.7 channel 0 is not in $S now: nothing is opened for it.*Name the chip by its device.*systemctl daemon-reload && systemctl restart uledsd" \
+	"$t/stderr"
 check "an LED with errors is not counted" lacks "b:broken"
+
+rm "$t/conf/20.conf"
+check "only chips that are nowhere: exit 0" run 2>"$t/stderr"
+check "only chips that are nowhere: the drop-in only says why" grep -q "b:later" "$dropin"
+check "only chips that are nowhere: no ReadWritePaths=" lacks "ReadWritePaths="
+check "only chips that are nowhere: no uevents, the network namespace stays private" \
+	sh -c "! grep -q -e PrivateNetwork= -e RestrictAddressFamilies= '$dropin'"
+
+# --- uledsd-reload --reexec and the postinst, with a fake systemctl ------------------------
+reload=$(dirname "$gen")/uledsd-reload # configured next to the generator (units/meson.build)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+F=$t/fake
+mkdir -p "$t/bin" "$F"
+# The unit's state in $F: active (is-active), status (StatusText), inv (InvocationID), and
+# what "systemctl kill" does: on-kill (reexec: the reload count goes up, uledsd re-executed;
+# restart: a new invocation without it). Every call is appended to $F/calls.
+cat >"$t/bin/systemctl" <<'SH'
+#!/bin/sh
+echo "systemctl $*" >>"$FAKE/calls"
+case "$*" in
+"is-active --quiet uledsd.service") [ "$(cat "$FAKE/active")" = active ] ;;
+"show --property=StatusText --value uledsd.service") cat "$FAKE/status" ;;
+"show --property=InvocationID --value uledsd.service") cat "$FAKE/inv" ;;
+kill*)
+	[ "$(cat "$FAKE/active")" = active ] || exit 1
+	case $(cat "$FAKE/on-kill") in
+	reexec) (sleep 0.2; echo "3 LEDs, 0 errors (reload 3)" >"$FAKE/status") & ;;
+	restart) (sleep 0.2; echo 2222 >"$FAKE/inv"; echo "3 LEDs, 0 errors" >"$FAKE/status") & ;;
+	esac ;;
+*) exit 1 ;;
+esac
+SH
+for c in busctl deb-systemd-invoke; do
+	printf '#!/bin/sh\necho "%s $*" >>"$FAKE/calls"\nexit 1\n' "$c" >"$t/bin/$c"
+done
+chmod +x "$t/bin"/*
+unit_is() { # unit_is ACTIVE ON_KILL
+	echo "$1" >"$F/active"
+	echo "$2" >"$F/on-kill"
+	echo 1111 >"$F/inv"
+	echo "3 LEDs, 0 errors (reload 2)" >"$F/status"
+	: >"$F/calls"
+}
+fake() { FAKE=$F PATH=$t/bin:$PATH timeout 10 "$@"; }
+called() { grep -qx -- "$1" "$F/calls"; }
+# A process that does not handle SIGUSR2 (its default action kills), standing for whoever got
+# the PID after uledsd: nothing may signal it.
+sleep 600 &
+victim=$!
+
+unit_is active reexec
+check "reexec: exit 0 once the reload count in STATUS= went up" fake sh "$reload" uledsd.service --reexec
+check "reexec: systemd signals the unit's main process (systemctl kill --kill-whom=main)" \
+	called "systemctl kill --kill-whom=main --signal=SIGUSR2 uledsd.service"
+check "reexec: no D-Bus Reload instead" sh -c "! grep -q busctl '$F/calls'"
+unit_is active reexec
+check "reexec, the older spelling UNIT PID --reexec: exit 0" fake sh "$reload" uledsd.service "$victim" --reexec
+check "the PID given is not signalled (the process that has it now lives)" kill -0 "$victim"
+check "it went through systemctl kill" called "systemctl kill --kill-whom=main --signal=SIGUSR2 uledsd.service"
+unit_is active restart
+check "uledsd restarted during the re-execution: exit 1" sh -c "! FAKE=$F PATH=$t/bin:\$PATH timeout 10 sh '$reload' uledsd.service --reexec 2>'$t/stderr'"
+check "and it says so ($(cat "$t/stderr"))" grep -q "exited during the re-execution" "$t/stderr"
+unit_is inactive reexec
+check "unit not active: exit 1" sh -c "! FAKE=$F PATH=$t/bin:\$PATH timeout 10 sh '$reload' uledsd.service --reexec 2>/dev/null"
+check "unit not active: nothing signalled" sh -c "! grep -q 'systemctl kill' '$F/calls'"
+
+# The postinst with the built helper (not executable in the build dir) and "booted with
+# systemd" true: what it calls.
+post=$t/postinst
+sed -e "s|/usr/libexec/uledsd-reload|sh $reload|" -e 's|\[ -d /run/systemd/system \]|true|' \
+	"$src/debian/uledsd.postinst" >"$post"
+check "postinst: the helper's path and the systemd check are where this test expects them" \
+	sh -c "grep -qF 'sh $reload uledsd.service --reexec' '$post' && ! grep -q /run/systemd/system '$post'"
+check "postinst reads no PID (grep: no MainPID, no kill of its own)" \
+	sh -c "! grep -q -e MainPID -e 'kill -' '$src/debian/uledsd.postinst'"
+unit_is active reexec
+check "postinst configure (upgrade), unit active: exit 0" fake sh "$post" configure 0.9
+check "postinst, unit active: re-executed through systemctl kill --kill-whom=main" \
+	called "systemctl kill --kill-whom=main --signal=SIGUSR2 uledsd.service"
+check "postinst, re-executed: no restart" sh -c "! grep -q deb-systemd-invoke '$F/calls'"
+unit_is inactive reexec
+check "postinst configure (upgrade), unit inactive: exit 0" fake sh "$post" configure 0.9
+check "postinst, unit inactive: nothing signalled, nothing restarted" \
+	sh -c "! grep -q -e 'systemctl kill' -e deb-systemd-invoke '$F/calls'"
+unit_is active restart
+check "postinst, uledsd restarted during the re-execution: exit 0" fake sh "$post" configure 0.9 2>/dev/null
+check "postinst, re-execution failed: it restarts the unit" called "deb-systemd-invoke restart uledsd.service"
 echo "1..$n"
 exit $failed
