@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* PanelClient: follows io.uledsd1 with GDBus and mirrors its LEDs into a GListStore.
+/* PanelClient: follows io.uledsd1 with GDBus: the bus connection, the name's owner, the
+ * Manager's properties and the calls that change LEDs.
  *
  * GDBus rather than sd-bus: the panel lives in a GMainLoop, and GDBus dispatches there
  * natively (no GSource around sd_bus_get_fd/sd_bus_process to write and get right), hands us
@@ -7,20 +8,16 @@
  * (g_bus_watch_name_on_connection). uledsctl, a plain CLI, uses sd-bus for the opposite
  * reason: no GLib on a small board. Both see the same API, which is the point.
  *
- * Nothing is polled. The LEDs come from GetManagedObjects when io.uledsd1 gets an owner,
- * then follow InterfacesAdded/Removed and PropertiesChanged. When the owner goes away the
- * LEDs stay, marked offline (the view greys them), and a new owner's GetManagedObjects
- * is reconciled against them: kept, updated, added or dropped. LEDs without the dbus
- * backend send no signals (Brightness, Blink, Trigger): after our own calls we re-read the
- * LED with GetAll so at least our changes show. */
+ * Nothing is polled. The LEDs themselves are PanelLedStore's (panel-led-store.c): this file
+ * hands it the connection and each new owner, and hears back whether the LEDs are listed.
+ * LEDs without the dbus backend send no signals (Brightness, Blink, Trigger): after our own
+ * calls we re-read the LED with GetAll so at least our changes show. */
 #include <unistd.h>
 
 #include "panel-client.h"
+#include "panel-led-store.h"
+#include "uledsd-bus.h"
 
-#define BUS_NAME "io.uledsd1"
-#define MANAGER_PATH "/io/uledsd1"
-#define MANAGER_IFACE "io.uledsd1.Manager"
-#define LED_IFACE "io.uledsd1.LED"
 #define CALL_TIMEOUT_MS 25000
 #define BUS_RETRY_S 2
 
@@ -31,14 +28,12 @@ struct _PanelClient {
 	GDBusConnection *connection;
 	GCancellable *cancellable;
 	guint watch_id;
-	guint sub_added, sub_removed, sub_changed;
 	guint retry_source;
 	/* Bumped when the owner changes: replies for an older owner are dropped. */
 	guint generation;
 	char *owner;
 
-	GListStore *leds;
-	GHashTable *by_path; /* object path → PanelLed (the store holds the reference) */
+	PanelLedStore *leds;
 
 	enum panel_client_state state;
 	char *status_text;
@@ -73,50 +68,6 @@ static void set_can_manage(PanelClient *self, gboolean can, const char *reason)
 	g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CAN_MANAGE]);
 }
 
-static void mark_all_online(PanelClient *self, gboolean online)
-{
-	guint n = g_list_model_get_n_items(G_LIST_MODEL(self->leds));
-
-	for (guint i = 0; i < n; i++) {
-		g_autoptr(PanelLed) led = g_list_model_get_item(G_LIST_MODEL(self->leds), i);
-		panel_led_set_online(led, online);
-	}
-}
-
-static PanelLed *add_or_update(PanelClient *self, const char *path, GVariant *properties)
-{
-	PanelLed *led = g_hash_table_lookup(self->by_path, path);
-
-	if (!led) {
-		g_autoptr(PanelLed) fresh = panel_led_new(path);
-		panel_led_update(fresh, properties);
-		g_hash_table_insert(self->by_path, g_strdup(path), fresh);
-		g_list_store_append(self->leds, fresh);
-		return fresh;
-	}
-	panel_led_update(led, properties);
-	panel_led_set_online(led, TRUE);
-	return led;
-}
-
-static void remove_led(PanelClient *self, const char *path)
-{
-	PanelLed *led = g_hash_table_lookup(self->by_path, path);
-	guint n = g_list_model_get_n_items(G_LIST_MODEL(self->leds));
-
-	if (!led)
-		return;
-	/* Not g_list_store_find(): gcc 12 takes its out-parameter for a dangling pointer. */
-	for (guint i = 0; i < n; i++) {
-		g_autoptr(PanelLed) item = g_list_model_get_item(G_LIST_MODEL(self->leds), i);
-		if (item == led) {
-			g_list_store_remove(self->leds, i);
-			break;
-		}
-	}
-	g_hash_table_remove(self->by_path, path);
-}
-
 /* --- replies ------------------------------------------------------------------------------ */
 
 /* Carries the generation of the owner a call was made for. */
@@ -148,79 +99,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(call_data, call_data_free)
 static gboolean call_is_stale(struct call_data *d)
 {
 	return d->generation != d->client->generation || !d->client->connection;
-}
-
-static void got_managed_objects(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	g_autoptr(call_data) d = user_data;
-	PanelClient *self = d->client;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GVariant) reply = NULL;
-	g_autoptr(GHashTable) seen = NULL;
-	g_autoptr(GVariantIter) objects = NULL;
-	GHashTableIter iter;
-	const char *path;
-	GVariant *ifaces;
-
-	reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), res, &error);
-	if (call_is_stale(d))
-		return;
-	if (!reply) {
-		/* The owner left between NameOwnerChanged and our call: the vanish handler
-		 * has it. Anything else is worth saying. */
-		g_autofree char *msg =
-		    g_strdup_printf("Failed to list the LEDs of uledsd: %s", error->message);
-		set_state(self, PANEL_CLIENT_OFFLINE, msg);
-		return;
-	}
-
-	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	g_variant_get(reply, "(a{oa{sa{sv}}})", &objects);
-	while (g_variant_iter_loop(objects, "{&o@a{sa{sv}}}", &path, &ifaces)) {
-		g_autoptr(GVariant) led_props = g_variant_lookup_value(ifaces, LED_IFACE, NULL);
-		if (!led_props)
-			continue;
-		add_or_update(self, path, led_props);
-		g_hash_table_add(seen, (gpointer)g_intern_string(path));
-	}
-
-	/* LEDs that did not come back with the new owner are gone. */
-	g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func(g_free);
-	g_hash_table_iter_init(&iter, self->by_path);
-	while (g_hash_table_iter_next(&iter, (gpointer *)&path, NULL))
-		if (!g_hash_table_contains(seen, g_intern_string(path)))
-			g_ptr_array_add(gone, g_strdup(path));
-	for (guint i = 0; i < gone->len; i++)
-		remove_led(self, gone->pdata[i]);
-
-	set_state(self, PANEL_CLIENT_ONLINE, NULL);
-}
-
-static void got_led_properties(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	g_autoptr(call_data) d = user_data;
-	g_autoptr(GVariant) reply = NULL;
-	g_autoptr(GVariant) all = NULL;
-	PanelLed *led;
-
-	reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), res, NULL);
-	if (!reply || call_is_stale(d))
-		return; /* removed meanwhile: InterfacesRemoved says so */
-	led = g_hash_table_lookup(d->client->by_path, d->path);
-	if (!led)
-		return;
-	g_variant_get(reply, "(@a{sv})", &all);
-	panel_led_update(led, all);
-}
-
-static void refresh_led(PanelClient *self, const char *path)
-{
-	if (!self->owner)
-		return;
-	g_dbus_connection_call(
-	    self->connection, self->owner, path, "org.freedesktop.DBus.Properties", "GetAll",
-	    g_variant_new("(s)", LED_IFACE), G_VARIANT_TYPE("(a{sv})"), G_DBUS_CALL_FLAGS_NONE,
-	    CALL_TIMEOUT_MS, self->cancellable, got_led_properties, call_data_new(self, path));
 }
 
 static void got_version(GObject *source, GAsyncResult *res, gpointer user_data)
@@ -268,11 +146,22 @@ static void got_can_manage(GObject *source, GAsyncResult *res, gpointer user_dat
 	g_variant_get(reply, "(b)", &can);
 	set_can_manage(d->client, can,
 		       "uledsd does not let you change LEDs: that is for root, members of the "
-		       "group uledsd and whom polkit admits (io.uledsd1.manage). Ask to be "
+		       "group uledsd and whom polkit admits (" ULEDSD_POLKIT_MANAGE "). Ask to be "
 		       "added to the group uledsd.");
 }
 
 /* --- the name's owner ---------------------------------------------------------------------- */
+
+/* PanelLedStore's news: how the new owner's GetManagedObjects went. */
+static void leds_listed(const char *error_message, gpointer user_data)
+{
+	PanelClient *self = user_data;
+
+	if (error_message)
+		set_state(self, PANEL_CLIENT_OFFLINE, error_message);
+	else
+		set_state(self, PANEL_CLIENT_ONLINE, NULL);
+}
 
 static void name_appeared(GDBusConnection *connection, const char *name, const char *owner,
 			  gpointer user_data)
@@ -283,17 +172,16 @@ static void name_appeared(GDBusConnection *connection, const char *name, const c
 	g_free(self->owner);
 	self->owner = g_strdup(owner);
 	/* Calls go to the unique name: a reply can only describe this owner. */
-	g_dbus_connection_call(
-	    connection, owner, MANAGER_PATH, "org.freedesktop.DBus.ObjectManager",
-	    "GetManagedObjects", NULL, G_VARIANT_TYPE("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NONE,
-	    CALL_TIMEOUT_MS, self->cancellable, got_managed_objects, call_data_new(self, NULL));
-	g_dbus_connection_call(connection, owner, MANAGER_PATH, "org.freedesktop.DBus.Properties",
-			       "Get", g_variant_new("(ss)", MANAGER_IFACE, "Version"),
+	panel_led_store_follow(self->leds, owner);
+	g_dbus_connection_call(connection, owner, ULEDSD_MANAGER_PATH,
+			       "org.freedesktop.DBus.Properties", "Get",
+			       g_variant_new("(ss)", ULEDSD_MANAGER_IFACE, "Version"),
 			       G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
 			       self->cancellable, got_version, call_data_new(self, NULL));
-	g_dbus_connection_call(connection, owner, MANAGER_PATH, MANAGER_IFACE, "CanManage", NULL,
-			       G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS,
-			       self->cancellable, got_can_manage, call_data_new(self, NULL));
+	g_dbus_connection_call(connection, owner, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
+			       "CanManage", NULL, G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE,
+			       CALL_TIMEOUT_MS, self->cancellable, got_can_manage,
+			       call_data_new(self, NULL));
 }
 
 static void name_vanished(GDBusConnection *connection, const char *name, gpointer user_data)
@@ -302,74 +190,10 @@ static void name_vanished(GDBusConnection *connection, const char *name, gpointe
 
 	self->generation++;
 	g_clear_pointer(&self->owner, g_free);
-	mark_all_online(self, FALSE);
+	panel_led_store_unfollow(self->leds);
 	if (connection && !g_dbus_connection_is_closed(connection))
 		set_state(self, PANEL_CLIENT_OFFLINE,
 			  "uledsd is not running: showing the last known state.");
-}
-
-/* --- signals ------------------------------------------------------------------------------- */
-
-static gboolean from_owner(PanelClient *self, const char *sender)
-{
-	/* GDBus matched on the well-known name; the owner check drops what was queued
-	 * from a previous owner. */
-	return self->owner && g_strcmp0(sender, self->owner) == 0;
-}
-
-static void on_interfaces_added(GDBusConnection *c, const char *sender, const char *path,
-				const char *iface, const char *signal, GVariant *params,
-				gpointer user_data)
-{
-	PanelClient *self = user_data;
-	g_autoptr(GVariant) ifaces = NULL;
-	g_autoptr(GVariant) led_props = NULL;
-	const char *object;
-
-	if (!from_owner(self, sender) ||
-	    !g_variant_is_of_type(params, G_VARIANT_TYPE("(oa{sa{sv}})")))
-		return;
-	g_variant_get(params, "(&o@a{sa{sv}})", &object, &ifaces);
-	led_props = g_variant_lookup_value(ifaces, LED_IFACE, NULL);
-	if (led_props)
-		add_or_update(self, object, led_props);
-}
-
-static void on_interfaces_removed(GDBusConnection *c, const char *sender, const char *path,
-				  const char *iface, const char *signal, GVariant *params,
-				  gpointer user_data)
-{
-	PanelClient *self = user_data;
-	g_autofree const char **names = NULL;
-	const char *object;
-
-	if (!from_owner(self, sender) || !g_variant_is_of_type(params, G_VARIANT_TYPE("(oas)")))
-		return;
-	g_variant_get(params, "(&o^a&s)", &object, &names);
-	if (g_strv_contains(names, LED_IFACE))
-		remove_led(self, object);
-}
-
-static void on_properties_changed(GDBusConnection *c, const char *sender, const char *path,
-				  const char *iface, const char *signal, GVariant *params,
-				  gpointer user_data)
-{
-	PanelClient *self = user_data;
-	g_autoptr(GVariant) changed = NULL;
-	g_autofree const char **invalidated = NULL;
-	const char *changed_iface;
-	PanelLed *led;
-
-	if (!from_owner(self, sender) ||
-	    !g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
-		return;
-	g_variant_get(params, "(&s@a{sv}^a&s)", &changed_iface, &changed, &invalidated);
-	led = g_hash_table_lookup(self->by_path, path);
-	if (!led || !g_str_equal(changed_iface, LED_IFACE))
-		return;
-	panel_led_update(led, changed);
-	if (invalidated && invalidated[0])
-		refresh_led(self, path);
 }
 
 /* --- the bus connection -------------------------------------------------------------------- */
@@ -388,12 +212,9 @@ static void drop_connection(PanelClient *self)
 	if (self->watch_id)
 		g_bus_unwatch_name(self->watch_id);
 	self->watch_id = 0;
-	if (self->connection) {
-		g_dbus_connection_signal_unsubscribe(self->connection, self->sub_added);
-		g_dbus_connection_signal_unsubscribe(self->connection, self->sub_removed);
-		g_dbus_connection_signal_unsubscribe(self->connection, self->sub_changed);
+	panel_led_store_unsubscribe(self->leds);
+	if (self->connection)
 		g_signal_handlers_disconnect_by_data(self->connection, self);
-	}
 	g_clear_object(&self->connection);
 }
 
@@ -403,7 +224,7 @@ static void bus_closed(GDBusConnection *connection, gboolean remote_peer_vanishe
 	PanelClient *self = user_data;
 
 	/* dbus-daemon restarted or died: keep the LEDs greyed and connect again. */
-	name_vanished(NULL, BUS_NAME, self);
+	name_vanished(NULL, ULEDSD_BUS_NAME, self);
 	drop_connection(self);
 	set_state(self, PANEL_CLIENT_NO_BUS, "The D-Bus bus went away: reconnecting…");
 	self->retry_source = g_timeout_add_seconds(BUS_RETRY_S, retry_connect, self);
@@ -430,19 +251,11 @@ static void bus_connected(GObject *source, GAsyncResult *res, gpointer user_data
 	g_dbus_connection_set_exit_on_close(c, FALSE);
 	g_signal_connect(c, "closed", G_CALLBACK(bus_closed), self);
 
-	self->sub_added = g_dbus_connection_signal_subscribe(
-	    c, BUS_NAME, "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", MANAGER_PATH,
-	    NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added, self, NULL);
-	self->sub_removed = g_dbus_connection_signal_subscribe(
-	    c, BUS_NAME, "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved", MANAGER_PATH,
-	    NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_removed, self, NULL);
-	/* Any path (GDBus has no path_namespace), only the LED interface (arg0). */
-	self->sub_changed = g_dbus_connection_signal_subscribe(
-	    c, BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", NULL, LED_IFACE,
-	    G_DBUS_SIGNAL_FLAGS_NONE, on_properties_changed, self, NULL);
 	/* Subscriptions first, then the watch: no signal after GetManagedObjects is lost. */
-	self->watch_id = g_bus_watch_name_on_connection(c, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-							name_appeared, name_vanished, self, NULL);
+	panel_led_store_subscribe(self->leds, c);
+	self->watch_id =
+	    g_bus_watch_name_on_connection(c, ULEDSD_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+					   name_appeared, name_vanished, self, NULL);
 }
 
 static void connect_bus(PanelClient *self)
@@ -490,7 +303,7 @@ static void call_done(GObject *source, GAsyncResult *res, gpointer user_data)
 	}
 	/* LEDs without the dbus backend do not signal: read them back. */
 	if (!call_is_stale(d))
-		refresh_led(self, d->path);
+		panel_led_store_refresh(self->leds, d->path);
 }
 
 static void call_led(PanelClient *self, PanelLed *led, const char *method, GVariant *args)
@@ -501,7 +314,7 @@ static void call_led(PanelClient *self, PanelLed *led, const char *method, GVari
 		return;
 	}
 	g_dbus_connection_call(self->connection, self->owner, panel_led_get_object_path(led),
-			       LED_IFACE, method, args, NULL, G_DBUS_CALL_FLAGS_NONE,
+			       ULEDSD_LED_IFACE, method, args, NULL, G_DBUS_CALL_FLAGS_NONE,
 			       CALL_TIMEOUT_MS, self->cancellable, call_done,
 			       call_data_new(self, panel_led_get_object_path(led)));
 }
@@ -518,7 +331,7 @@ void panel_client_set_trigger(PanelClient *self, PanelLed *led, const char *trig
 
 void panel_client_refresh_led(PanelClient *self, PanelLed *led)
 {
-	refresh_led(self, panel_led_get_object_path(led));
+	panel_led_store_refresh(self->leds, panel_led_get_object_path(led));
 }
 
 /* --- object -------------------------------------------------------------------------------- */
@@ -539,7 +352,6 @@ static void panel_client_finalize(GObject *object)
 
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->leds);
-	g_hash_table_unref(self->by_path);
 	g_free(self->address);
 	g_free(self->owner);
 	g_free(self->status_text);
@@ -590,8 +402,7 @@ static void panel_client_class_init(PanelClientClass *klass)
 static void panel_client_init(PanelClient *self)
 {
 	self->cancellable = g_cancellable_new();
-	self->leds = g_list_store_new(PANEL_TYPE_LED);
-	self->by_path = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->leds = panel_led_store_new(self->cancellable, leds_listed, self);
 	self->status_text = g_strdup("Connecting to uledsd…");
 	self->manage_reason = g_strdup("Waiting for uledsd.");
 }
@@ -612,7 +423,7 @@ void panel_client_start(PanelClient *self)
 
 GListModel *panel_client_get_leds(PanelClient *self)
 {
-	return G_LIST_MODEL(self->leds);
+	return panel_led_store_get_model(self->leds);
 }
 
 enum panel_client_state panel_client_get_state(PanelClient *self)

@@ -53,68 +53,92 @@ static void draw_warning(cairo_t *cr, double x, double y, double r)
 	cairo_fill(cr);
 }
 
-static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
+/* Where and in what light one frame of the lamp is drawn: worked out once, read by each layer. */
+struct lamp_frame {
+	double cx, cy, side;
+	double r; /* the dome; the rest of the square is for the halo */
+	double glow;
+	struct led_rgb lit, body;
+};
+
+static struct lamp_frame lamp_frame(PanelLamp *self, double w, double h)
 {
-	double cx = w / 2, cy = h / 2, side = MIN(w, h);
-	double r = side * 0.28; /* the dome; the rest of the square is for the halo */
-	struct led_rgb lit = self->rgb;
+	struct lamp_frame f = {.cx = w / 2, .cy = h / 2, .side = MIN(w, h), .lit = self->rgb};
 	double level = self->online && !self->dark ? CLAMP(self->level, 0, 1) : 0;
+
+	f.r = f.side * 0.28;
 	/* Perceived brightness grows faster than linearly at the low end, as a real LED's. */
-	double glow = pow(level, 0.6);
-	cairo_pattern_t *p;
-
+	f.glow = pow(level, 0.6);
 	if (!self->online) /* unknown state: no colour claim at all */
-		lit = (struct led_rgb){0.45, 0.47, 0.50};
-	struct led_rgb off = mix(base, lit, 0.24);
-	struct led_rgb body = mix(off, lit, glow);
+		f.lit = (struct led_rgb){0.45, 0.47, 0.50};
+	f.body = mix(mix(base, f.lit, 0.24), f.lit, f.glow);
+	return f;
+}
 
-	/* Halo: only a lit lamp has one. */
-	if (glow > 0) {
-		p = cairo_pattern_create_radial(cx, cy, r * 0.8, cx, cy, side / 2);
-		add_stop(p, 0, lit, 0.70 * glow);
-		add_stop(p, 0.30, lit, 0.30 * glow);
-		add_stop(p, 0.65, lit, 0.08 * glow);
-		add_stop(p, 1, lit, 0);
-		cairo_set_source(cr, p);
-		cairo_arc(cr, cx, cy, side / 2, 0, 2 * M_PI);
-		cairo_fill(cr);
-		cairo_pattern_destroy(p);
-	}
+/* Fills the circle of radius R around the lamp's centre with P, and destroys P. */
+static void fill_circle(cairo_t *cr, const struct lamp_frame *f, double r, cairo_pattern_t *p)
+{
+	cairo_set_source(cr, p);
+	cairo_arc(cr, f->cx, f->cy, r, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_pattern_destroy(p);
+}
 
-	/* Bezel: a dark ring with a faint top light, the lamp's socket. */
-	p = cairo_pattern_create_linear(cx, cy - r * 1.15, cx, cy + r * 1.15);
+/* Only a lit lamp has a halo. */
+static void draw_halo(cairo_t *cr, const struct lamp_frame *f)
+{
+	cairo_pattern_t *p =
+	    cairo_pattern_create_radial(f->cx, f->cy, f->r * 0.8, f->cx, f->cy, f->side / 2);
+
+	add_stop(p, 0, f->lit, 0.70 * f->glow);
+	add_stop(p, 0.30, f->lit, 0.30 * f->glow);
+	add_stop(p, 0.65, f->lit, 0.08 * f->glow);
+	add_stop(p, 1, f->lit, 0);
+	fill_circle(cr, f, f->side / 2, p);
+}
+
+/* A dark ring with a faint top light, the lamp's socket. */
+static void draw_bezel(cairo_t *cr, const struct lamp_frame *f)
+{
+	cairo_pattern_t *p =
+	    cairo_pattern_create_linear(f->cx, f->cy - f->r * 1.15, f->cx, f->cy + f->r * 1.15);
+
 	cairo_pattern_add_color_stop_rgb(p, 0, 0.22, 0.23, 0.26);
 	cairo_pattern_add_color_stop_rgb(p, 1, 0.03, 0.03, 0.04);
-	cairo_set_source(cr, p);
-	cairo_arc(cr, cx, cy, r * 1.13, 0, 2 * M_PI);
-	cairo_fill(cr);
-	cairo_pattern_destroy(p);
+	fill_circle(cr, f, f->r * 1.13, p);
+}
 
-	/* Dome: lighter towards the upper left, darker at the rim. */
-	p = cairo_pattern_create_radial(cx - r * 0.25, cy - r * 0.3, r * 0.1, cx, cy, r);
-	add_stop(p, 0, mix(body, (struct led_rgb){1, 1, 1}, 0.15 + 0.45 * glow), 1);
-	add_stop(p, 0.55, body, 1);
-	add_stop(p, 1, mix(body, base, 0.45 - 0.2 * glow), 1);
-	cairo_set_source(cr, p);
-	cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);
-	cairo_fill(cr);
-	cairo_pattern_destroy(p);
+/* Lighter towards the upper left, darker at the rim. */
+static void draw_dome(cairo_t *cr, const struct lamp_frame *f)
+{
+	cairo_pattern_t *p = cairo_pattern_create_radial(f->cx - f->r * 0.25, f->cy - f->r * 0.3,
+							 f->r * 0.1, f->cx, f->cy, f->r);
 
-	/* Hot core of a lit lamp: near white at full brightness. */
-	if (glow > 0) {
-		p = cairo_pattern_create_radial(cx, cy, 0, cx, cy, r * 0.75);
-		add_stop(p, 0, mix(lit, (struct led_rgb){1, 1, 1}, 0.55), 0.85 * glow);
-		add_stop(p, 1, lit, 0);
-		cairo_set_source(cr, p);
-		cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);
-		cairo_fill(cr);
-		cairo_pattern_destroy(p);
-	}
+	add_stop(p, 0, mix(f->body, (struct led_rgb){1, 1, 1}, 0.15 + 0.45 * f->glow), 1);
+	add_stop(p, 0.55, f->body, 1);
+	add_stop(p, 1, mix(f->body, base, 0.45 - 0.2 * f->glow), 1);
+	fill_circle(cr, f, f->r, p);
+}
 
-	/* Reflection of the room's light on the dome. */
+/* The hot core of a lit lamp: near white at full brightness. */
+static void draw_core(cairo_t *cr, const struct lamp_frame *f)
+{
+	cairo_pattern_t *p =
+	    cairo_pattern_create_radial(f->cx, f->cy, 0, f->cx, f->cy, f->r * 0.75);
+
+	add_stop(p, 0, mix(f->lit, (struct led_rgb){1, 1, 1}, 0.55), 0.85 * f->glow);
+	add_stop(p, 1, f->lit, 0);
+	fill_circle(cr, f, f->r, p);
+}
+
+/* The room's light reflected on the dome. */
+static void draw_reflection(cairo_t *cr, const struct lamp_frame *f)
+{
+	cairo_pattern_t *p;
+
 	cairo_save(cr);
-	cairo_translate(cr, cx - r * 0.22, cy - r * 0.46);
-	cairo_scale(cr, r * 0.55, r * 0.32);
+	cairo_translate(cr, f->cx - f->r * 0.22, f->cy - f->r * 0.46);
+	cairo_scale(cr, f->r * 0.55, f->r * 0.32);
 	p = cairo_pattern_create_linear(0, -1, 0, 1);
 	cairo_pattern_add_color_stop_rgba(p, 0, 1, 1, 1, 0.30);
 	cairo_pattern_add_color_stop_rgba(p, 1, 1, 1, 1, 0);
@@ -123,9 +147,21 @@ static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
 	cairo_fill(cr);
 	cairo_pattern_destroy(p);
 	cairo_restore(cr);
+}
 
+static void draw(PanelLamp *self, cairo_t *cr, double w, double h)
+{
+	struct lamp_frame f = lamp_frame(self, w, h);
+
+	if (f.glow > 0)
+		draw_halo(cr, &f);
+	draw_bezel(cr, &f);
+	draw_dome(cr, &f);
+	if (f.glow > 0)
+		draw_core(cr, &f);
+	draw_reflection(cr, &f);
 	if (self->warning)
-		draw_warning(cr, cx + r * 0.82, cy - r * 0.82, MAX(side * 0.09, 5));
+		draw_warning(cr, f.cx + f.r * 0.82, f.cy - f.r * 0.82, MAX(f.side * 0.09, 5));
 }
 
 static void panel_lamp_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)

@@ -193,8 +193,8 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		    panel_lamp_get_lit(panel_tile_get_lamp(PANEL_TILE(tile))),
 		    triggers ? g_strv_length((char **)triggers) : 0,
 		    panel_led_get_trigger(led) ? panel_led_get_trigger(led) : "",
-		    panel_led_get_online(led),
-		    panel_led_get_backends_ok(led), mixed_hex, panel_led_get_name(led));
+		    panel_led_get_online(led), panel_led_get_backends_ok(led), mixed_hex,
+		    panel_led_get_name(led));
 		n++;
 	}
 	g_autofree char *head =
@@ -292,35 +292,72 @@ static void panel_window_init(PanelWindow *self)
 	gtk_widget_init_template(GTK_WIDGET(self));
 }
 
-PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum panel_mode mode,
-			      const char *filter, gboolean debug_geometry)
+/* store → filter (glob) → sort (name) → flow box. The models own filter and sorter. */
+static void bind_leds(PanelWindow *self, const char *filter)
 {
-	PanelWindow *self = g_object_new(PANEL_TYPE_WINDOW, "application", app, NULL);
+	GListModel *leds = panel_client_get_leds(self->client);
 	GtkStringSorter *sorter;
-	GListModel *leds = panel_client_get_leds(client);
-	g_autoptr(GdkMonitor) monitor = NULL;
 
-	self->client = g_object_ref(client);
-	self->mode = mode;
-	self->debug_geometry = debug_geometry;
-
-	/* store → filter (glob) → sort (name) → flow box. The models own filter and sorter. */
 	self->filter = gtk_custom_filter_new(match_led, self, NULL);
 	self->filtered = gtk_filter_list_model_new(g_object_ref(leds), GTK_FILTER(self->filter));
 	sorter = gtk_string_sorter_new(gtk_property_expression_new(PANEL_TYPE_LED, NULL, "name"));
 	self->sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered), GTK_SORTER(sorter));
 	gtk_flow_box_bind_model(self->flowbox, G_LIST_MODEL(self->sorted), create_tile, self, NULL);
 	set_glob(self, filter);
+}
 
+static void follow_client(PanelWindow *self)
+{
 	g_signal_connect_object(self->sorted, "items-changed", G_CALLBACK(update_view), self,
 				G_CONNECT_SWAPPED);
-	g_signal_connect_object(leds, "items-changed", G_CALLBACK(update_view), self,
+	g_signal_connect_object(panel_client_get_leds(self->client), "items-changed",
+				G_CALLBACK(update_view), self, G_CONNECT_SWAPPED);
+	g_signal_connect_object(self->client, "notify::state", G_CALLBACK(update_view), self,
 				G_CONNECT_SWAPPED);
-	g_signal_connect_object(client, "notify::state", G_CALLBACK(update_view), self,
+	g_signal_connect_object(self->client, "notify::version", G_CALLBACK(update_view), self,
 				G_CONNECT_SWAPPED);
-	g_signal_connect_object(client, "notify::version", G_CALLBACK(update_view), self,
-				G_CONNECT_SWAPPED);
-	g_signal_connect_object(client, "error", G_CALLBACK(client_error), self, 0);
+	g_signal_connect_object(self->client, "error", G_CALLBACK(client_error), self, 0);
+}
+
+static void set_up_compact(PanelWindow *self)
+{
+	gtk_widget_add_css_class(GTK_WIDGET(self), "compact");
+	gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(gtk_widget_get_ancestor(
+					   GTK_WIDGET(self->flowbox), GTK_TYPE_SCROLLED_WINDOW)),
+				       GTK_POLICY_NEVER, GTK_POLICY_NEVER);
+	gtk_flow_box_set_column_spacing(self->flowbox, 4);
+	gtk_flow_box_set_homogeneous(self->flowbox, FALSE);
+	gtk_window_set_resizable(GTK_WINDOW(self), FALSE);
+}
+
+static void set_up_kiosk(PanelWindow *self)
+{
+	g_autoptr(GdkMonitor) monitor = NULL;
+
+	gtk_widget_add_css_class(GTK_WIDGET(self), "kiosk");
+	gtk_window_set_decorated(GTK_WINDOW(self), FALSE);
+	/* Fullscreen is a request to a window manager, and a board's bare X server
+	 * has none: the size of the first monitor makes it full screen there too. */
+	monitor = g_list_model_get_item(
+	    gdk_display_get_monitors(gtk_widget_get_display(GTK_WIDGET(self))), 0);
+	if (monitor) {
+		GdkRectangle area;
+		gdk_monitor_get_geometry(monitor, &area);
+		gtk_window_set_default_size(GTK_WINDOW(self), area.width, area.height);
+	}
+	gtk_window_fullscreen(GTK_WINDOW(self));
+}
+
+PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum panel_mode mode,
+			      const char *filter, gboolean debug_geometry)
+{
+	PanelWindow *self = g_object_new(PANEL_TYPE_WINDOW, "application", app, NULL);
+
+	self->client = g_object_ref(client);
+	self->mode = mode;
+	self->debug_geometry = debug_geometry;
+	bind_leds(self, filter);
+	follow_client(self);
 	if (debug_geometry)
 		g_signal_connect(self, "realize", G_CALLBACK(window_realized), self);
 
@@ -330,28 +367,10 @@ PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum pan
 		gtk_window_set_default_size(GTK_WINDOW(self), 860, 540);
 		break;
 	case PANEL_MODE_COMPACT:
-		gtk_widget_add_css_class(GTK_WIDGET(self), "compact");
-		gtk_scrolled_window_set_policy(
-		    GTK_SCROLLED_WINDOW(gtk_widget_get_ancestor(GTK_WIDGET(self->flowbox),
-								GTK_TYPE_SCROLLED_WINDOW)),
-		    GTK_POLICY_NEVER, GTK_POLICY_NEVER);
-		gtk_flow_box_set_column_spacing(self->flowbox, 4);
-		gtk_flow_box_set_homogeneous(self->flowbox, FALSE);
-		gtk_window_set_resizable(GTK_WINDOW(self), FALSE);
+		set_up_compact(self);
 		break;
 	case PANEL_MODE_KIOSK:
-		gtk_widget_add_css_class(GTK_WIDGET(self), "kiosk");
-		gtk_window_set_decorated(GTK_WINDOW(self), FALSE);
-		/* Fullscreen is a request to a window manager, and a board's bare X server
-		 * has none: the size of the first monitor makes it full screen there too. */
-		monitor = g_list_model_get_item(
-		    gdk_display_get_monitors(gtk_widget_get_display(GTK_WIDGET(self))), 0);
-		if (monitor) {
-			GdkRectangle area;
-			gdk_monitor_get_geometry(monitor, &area);
-			gtk_window_set_default_size(GTK_WINDOW(self), area.width, area.height);
-		}
-		gtk_window_fullscreen(GTK_WINDOW(self));
+		set_up_kiosk(self);
 		break;
 	}
 	update_view(self);
