@@ -173,15 +173,17 @@ ctl_as root trigger acc:green:a none
 
 # --- polkitd with a .rules file that admits one user ------------------------------------------
 install -D -m 644 "$src/conf/polkit-1/io.uledsd1.policy" /usr/share/polkit-1/actions/io.uledsd1.policy
+gate=/run/uledsd-test-polkit-gate
 cat >/etc/polkit-1/rules.d/50-uledsd-test.rules <<R
 // The test's rule: $ADMITTED may change uledsd's LEDs (keyed on the user: no logind here).
 polkit.addRule(function(action, subject) {
 	if ((action.id == "io.uledsd1.manage" || action.id == "io.uledsd1.create-hardware") &&
 	    subject.user == "$ADMITTED")
 		return polkit.Result.YES;
-	// A slow answer (a person at a password prompt): calls wait in uledsd meanwhile.
+	// A slow answer (a person at a password prompt): calls wait in uledsd meanwhile, as long as
+	// the test keeps the gate (polkit ends a helper after 10 s), then they are denied.
 	if (action.id == "io.uledsd1.manage" && subject.user == "$SLOW") {
-		polkit.spawn(["/bin/sleep", "2"]);
+		polkit.spawn(["/bin/sh", "-c", "while [ -e $gate ]; do sleep 0.05; done"]);
 		return polkit.Result.NO;
 	}
 });
@@ -211,17 +213,27 @@ assert_true "with polkitd running a group member still may not (auth_admin) ($ou
 assert_true "no LED acc:hw:grouped" test ! -e "$L/acc:hw:grouped"
 
 # --- calls waiting for polkit: at most pending_max_per_user (3 here) of one user ------------------
-slow_set() { # slow_set LED VALUE OUTFILE: SetBrightness as $SLOW, in the background
-	as $SLOW gcall "/io/uledsd1/led/$1" io.uledsd1.LED.SetBrightness "uint32 $2" >"$3" &
+slow_set() { # slow_set LED VALUE OUTFILE: SetBrightness as $SLOW, in the background; it may
+	# wait for polkit up to 300 s (interactive), so only the gate decides how long it waits
+	as $SLOW gdbus call --system --timeout 60 --interactive --dest io.uledsd1 \
+		--object-path "/io/uledsd1/led/$1" --method io.uledsd1.LED.SetBrightness "uint32 $2" >"$3" 2>&1 &
 	slow_pids+=($!)
 }
 slow_wait() { # the slow_set calls (a bare wait would wait for polkitd and uledsd too)
 	wait "${slow_pids[@]}"
 	slow_pids=()
 }
+# uledsd's questions to polkitd, seen on the bus: a call waits for polkit once its question is out.
+dbus-monitor --system "type='method_call',interface='org.freedesktop.PolicyKit1.Authority',member='CheckAuthorization'" \
+	>"$work/questions" 2>&1 &
+monitor_pid=$!
+questions() { grep -c "member=CheckAuthorization" "$work/questions"; }
+questions_reach() { [ "$(questions)" -ge "$1" ]; }
 slow_pids=()
+touch "$gate"
+q0=$(questions)
 for k in 1 2 3; do slow_set acc_3agreen_3aa $k "$work/slow$k"; done
-_lib_sleep 1
+assert_true "3 calls of $SLOW wait for polkit" wait_for 30 questions_reach $((q0 + 3))
 t0=$(_lib_usec)
 out=$(as $SLOW busctl --system --timeout=60 call io.uledsd1 /io/uledsd1/led/acc_3agreen_3aa io.uledsd1.LED SetBrightness u 4 2>&1)
 ms=$((($(_lib_usec) - t0) / 1000))
@@ -229,6 +241,7 @@ assert_true "a 4th waiting call of one user is refused at once, naming the key (
 	grep -q "3 calls of this user wait for their authorization already (pending_max_per_user = 3 in \[uledsd\] of uledsd.conf(5))" <<<"$out"
 out=$(as $PLAIN busctl --system --timeout=20 call io.uledsd1 /io/uledsd1 io.uledsd1.Manager CanManage 2>&1)
 assert_eq "b false" "$out" "another user is still answered meanwhile"
+rm "$gate"
 slow_wait
 for k in 1 2 3; do
 	assert_true "waiting call $k was denied by polkit in the end ($(cat "$work/slow$k"))" grep -q "changes state" "$work/slow$k"
@@ -236,10 +249,14 @@ done
 # The LED goes while its calls wait: the answered calls never run again (sd-bus answers
 # UnknownObject itself); uledsd forgets them, so they do not count against the user forever.
 ctl_as root create acc:white:gone --keep
+touch "$gate"
+q0=$(questions)
 for k in 1 2 3; do slow_set acc_3awhite_3agone $k "$work/gone$k"; done
-_lib_sleep 1
+assert_true "3 calls on acc:white:gone wait for polkit" wait_for 30 questions_reach $((q0 + 3))
 ctl_as root remove acc:white:gone
+rm "$gate"
 slow_wait
+kill "$monitor_pid"
 for k in 1 2 3; do
 	assert_true "a call on the removed LED ends with UnknownObject ($(cat "$work/gone$k"))" grep -qi "unknown object\|UnknownObject" "$work/gone$k"
 done

@@ -132,7 +132,8 @@ assert_true "CreateLED with a control byte in the name ($e)" grep -q "it contain
 e=$(call_err "${M[@]}" CreateLED 'sa(ss)b' "x] ;" 0 false)
 assert_true "CreateLED with ']' in the name ($e)" grep -q "contains ']'" <<<"$e"
 e=$(call_err "${M[@]}" CreateLED 'sa(ss)b' "bad:huge" 1 max_brightness "$huge" false)
-assert_true "CreateLED with a 64 KiB value ($(head -c 100 <<<"$e"))" grep -q "max_brightness" <<<"$e"
+assert_true "CreateLED with a 64 KiB value: refused by size, before parsing ($(head -c 160 <<<"$e"))" \
+	grep -q "CreateLED() takes at most 64 settings of 8192 bytes in all" <<<"$e"
 assert_true "no LED was made by the refused CreateLEDs" sh -c "! ls $L | grep -q -e '^nnnn' -e '^x\\]' -e '^bad:huge'"
 e=$(call_err io.uledsd1 "$other" io.uledsd1.LED SetTriggerAttributes 'a(ss)' 1 ../brightness 1)
 assert_true "SetTriggerAttributes '../brightness': InvalidArgs ($e)" grep -q "is not a trigger attribute" <<<"$e"
