@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fdstore.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
@@ -63,8 +64,9 @@ int main(int argc, char **argv)
 		return 2;
 	m->bus_kind = BUS_KIND_NONE;
 	m->notify = false;
-	free(m->sysfs_leds);
-	m->sysfs_leds = strdup(dir);
+	fdstore_set_notify(m->fdstore, false);
+	free(m->led_ctx.sysfs_leds);
+	m->led_ctx.sysfs_leds = strdup(dir);
 	for (int i = 0; i < n; i++) {
 		struct led_conf *lc;
 		struct led *l;
@@ -77,7 +79,7 @@ int main(int argc, char **argv)
 		    led_conf_new(name, strlen(name), "bench", 1, &lc) < 0)
 			return 2;
 		lc->max_brightness = 255;
-		if (led_new(m, lc, sv[0], &l, &err) < 0) {
+		if (led_new(&m->led_ctx, lc, sv[0], &l, &err) < 0) {
 			fprintf(stderr, "%s\n", err ? err : name);
 			return 1;
 		}

@@ -9,6 +9,7 @@
 
 #include "access.h"
 #include "log.h"
+#include "uledsd-bus.h"
 #include "macro.h"
 #include "manager.h"
 #include "policy.h"
@@ -161,8 +162,8 @@ static int on_polkit(sd_bus_message *reply, void *userdata, sd_bus_error *ret_er
 
 static const char *action_id(enum access_action action)
 {
-	return action == ACCESS_CREATE_HARDWARE ? ACCESS_POLKIT_ACTION_HARDWARE
-						: ACCESS_POLKIT_ACTION;
+	return action == ACCESS_CREATE_HARDWARE ? ULEDSD_POLKIT_CREATE_HARDWARE
+						: ULEDSD_POLKIT_MANAGE;
 }
 
 static int ask_polkit(struct access_query *q)
@@ -215,7 +216,7 @@ static bool gids_contain(sd_bus_message *reply, gid_t gid)
 static int on_credentials(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error _unused_)
 {
 	struct access_query *q = userdata;
-	struct group *g = getgrnam(ACCESS_GROUP);
+	struct group *g = getgrnam(ULEDSD_GROUP);
 
 	if (!sd_bus_message_is_method_error(reply, NULL) && g && gids_contain(reply, g->gr_gid)) {
 		query_answer(q->manager, q, true);
@@ -344,13 +345,13 @@ int access_check_action(struct manager *m, sd_bus_message *msg, enum access_acti
 		    "action %s (the group '%s' is not enough). Use the dbus or log backend, or "
 		    "ask the administrator to configure the LED.",
 		    sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg),
-		    ACCESS_POLKIT_ACTION_HARDWARE, ACCESS_GROUP);
+		    ULEDSD_POLKIT_CREATE_HARDWARE, ULEDSD_GROUP);
 	return sd_bus_error_setf(
 	    error, SD_BUS_ERROR_ACCESS_DENIED,
 	    "%s.%s() changes state, which uledsd allows for root, members of the group '%s' and "
 	    "whom polkit admits for the action %s.",
-	    sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg), ACCESS_GROUP,
-	    ACCESS_POLKIT_ACTION);
+	    sd_bus_message_get_interface(msg), sd_bus_message_get_member(msg), ULEDSD_GROUP,
+	    ULEDSD_POLKIT_MANAGE);
 }
 
 int access_check(struct manager *m, sd_bus_message *msg, sd_bus_error *error)

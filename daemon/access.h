@@ -2,15 +2,14 @@
 /* Who may change state over D-Bus: root, the group uledsd, and whom polkit admits. */
 #pragma once
 
+#include "uledsd-bus.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
 struct manager;
 
-#define ACCESS_GROUP "uledsd"
-#define ACCESS_POLKIT_ACTION "io.uledsd1.manage"
-#define ACCESS_POLKIT_ACTION_HARDWARE "io.uledsd1.create-hardware"
 
 enum access_action {
 	ACCESS_MANAGE,		/* change LEDs, triggers, transient LEDs of dbus/log, reload */

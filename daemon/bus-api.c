@@ -7,7 +7,9 @@
 #include "access.h"
 #include "backend.h"
 #include "bus-api.h"
-#include "bus.h"
+#include "bus-transient.h"
+#include "bus-util.h"
+#include "uledsd-bus.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
@@ -16,10 +18,6 @@
 #include "reexec.h"
 #include "string-util.h"
 
-#define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
-#define ERROR_UNKNOWN_TRIGGER "io.uledsd1.Error.UnknownTrigger"
-#define ERROR_UNKNOWN_ATTRIBUTE "io.uledsd1.Error.UnknownAttribute"
-#define ERROR_NOT_MULTICOLOR "io.uledsd1.Error.NotMulticolor"
 
 /* ---- io.uledsd1.LED ------------------------------------------------------------------- */
 
@@ -90,7 +88,7 @@ static int method_set_brightness(sd_bus_message *msg, void *userdata, sd_bus_err
 	r = sd_bus_message_read(msg, "u", &v);
 	if (r < 0)
 		return r;
-	r = access_check(l->manager, msg, error);
+	r = access_check(led_manager(l), msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	if (v > l->max_brightness)
@@ -139,11 +137,11 @@ static int method_set_color(sd_bus_message *msg, void *userdata, sd_bus_error *e
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 					 "An LED has at most %d colour channels, not %zu.",
 					 LED_CHANNELS_MAX, size / sizeof(uint32_t));
-	r = access_check(l->manager, msg, error);
+	r = access_check(led_manager(l), msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	if (!l->n_channels)
-		return sd_bus_error_setf(error, ERROR_NOT_MULTICOLOR,
+		return sd_bus_error_setf(error, ULEDSD_ERROR_NOT_MULTICOLOR,
 					 "LED '%s' has no colour channels; give it 'color = ...' "
 					 "in its configuration to make it multicolour.",
 					 l->name);
@@ -177,7 +175,7 @@ static int check_trigger_allowed(sd_bus_message *msg, struct led *l, const char 
 				 sd_bus_error *error)
 {
 	_cleanup_free_ char *cur = NULL, *allowed = NULL;
-	const struct policy *p = &l->manager->policy;
+	const struct policy *p = &led_manager(l)->policy;
 	int r;
 
 	if (access_caller_is_root(msg))
@@ -220,7 +218,7 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 		    error, SD_BUS_ERROR_INVALID_ARGS,
 		    "'%s' is not a trigger name; see %s/trigger for the available ones.", t,
 		    l->sysfs);
-	r = access_check(l->manager, msg, error);
+	r = access_check(led_manager(l), msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	r = check_trigger_allowed(msg, l, t, error);
@@ -230,14 +228,14 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	/* The LED core answers EINVAL for a trigger it does not know. */
 	if (r == -EINVAL)
 		return sd_bus_error_setf(
-		    error, ERROR_UNKNOWN_TRIGGER,
+		    error, ULEDSD_ERROR_UNKNOWN_TRIGGER,
 		    "Trigger '%s' is not available for LED '%s' (%s/trigger lists those that are); "
 		    "if it comes from a module, load it: modprobe ledtrig-%s.",
 		    t, l->name, l->sysfs, t);
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 					 "Failed to write %s/trigger: %s.", l->sysfs, strerror(-r));
-	bus_led_trigger_check(l);
+	led_emit(l, LED_EVENT_TRIGGER_SET);
 	return sd_bus_reply_method_return(msg, NULL);
 }
 
@@ -283,7 +281,7 @@ static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd
 	r = read_attr_pairs(msg, l, &pairs, error);
 	if (r < 0)
 		return r;
-	r = access_check(l->manager, msg, error);
+	r = access_check(led_manager(l), msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1; /* 0: asked; this runs again with the answer */
 	r = check_trigger_allowed(msg, l, NULL, error);
@@ -294,7 +292,7 @@ static int method_set_trigger_attributes(sd_bus_message *msg, void *userdata, sd
 		if (r == -ENOENT) {
 			(void)led_current_trigger(l, &t);
 			return sd_bus_error_setf(
-			    error, ERROR_UNKNOWN_ATTRIBUTE,
+			    error, ULEDSD_ERROR_UNKNOWN_ATTRIBUTE,
 			    "Trigger '%s' of LED '%s' has no attribute '%s'; ls %s/ shows those it "
 			    "has (select the trigger first).",
 			    t ? t : "?", l->name, pairs[i], l->sysfs);
@@ -387,11 +385,6 @@ static int property_get_load_errors(sd_bus *bus _unused_, const char *path _unus
 	return sd_bus_message_append_strv(reply, m->load_errors);
 }
 
-int bus_led_path(const struct led *l, char **ret)
-{
-	return sd_bus_path_encode(LED_PATH_PREFIX, l->name, ret);
-}
-
 /* The reply is built by hand: an array of (name, path) has no one-call form. */
 static int method_list_leds(sd_bus_message *msg, void *userdata, sd_bus_error *error _unused_)
 {
@@ -435,7 +428,7 @@ static int method_get_led(sd_bus_message *msg, void *userdata, sd_bus_error *err
 	l = manager_find_led(m, name);
 	if (!l)
 		return sd_bus_error_setf(
-		    error, ERROR_UNKNOWN_LED,
+		    error, ULEDSD_ERROR_UNKNOWN_LED,
 		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
 		    name);
 	r = bus_led_path(l, &path);
@@ -536,7 +529,7 @@ static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	r = record_start(m, euid, &names, &fd, &what);
 	if (r == -ENOENT)
 		return sd_bus_error_setf(
-		    error, ERROR_UNKNOWN_LED,
+		    error, ULEDSD_ERROR_UNKNOWN_LED,
 		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
 		    what);
 	if (r == -EUSERS && streq(what, "record_max"))

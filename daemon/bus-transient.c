@@ -5,7 +5,9 @@
 
 #include "access.h"
 #include "backend.h"
-#include "bus-api.h"
+#include "bus-transient.h"
+#include "bus-util.h"
+#include "uledsd-bus.h"
 #include "led-conf.h"
 #include "led.h"
 #include "log.h"
@@ -14,33 +16,6 @@
 #include "string-util.h"
 #include "transient.h"
 
-#define ERROR_NAME_IN_USE "io.uledsd1.Error.NameInUse"
-#define ERROR_NOT_TRANSIENT "io.uledsd1.Error.NotTransient"
-
-/* The settings, bounded before anything is looked at: a call that waits for polkit keeps its
- * message, and the configuration parser is no place for megabytes. -E2BIG: too many. */
-int bus_read_pairs(sd_bus_message *msg, size_t max, size_t max_bytes, char ***ret)
-{
-	_cleanup_strv_free_ char **pairs = NULL;
-	const char *k, *v;
-	size_t n = 0, bytes = 0;
-	int r;
-
-	r = sd_bus_message_enter_container(msg, 'a', "(ss)");
-	while (r >= 0 && (r = sd_bus_message_read(msg, "(ss)", &k, &v)) > 0) {
-		bytes += strlen(k) + strlen(v);
-		if (n / 2 >= max || bytes > max_bytes)
-			return -E2BIG;
-		if (strv_push(&pairs, &n, strdup(k)) < 0 || strv_push(&pairs, &n, strdup(v)) < 0)
-			return -ENOMEM;
-	}
-	if (r >= 0)
-		r = sd_bus_message_exit_container(msg);
-	if (r < 0)
-		return r;
-	*ret = TAKE_PTR(pairs);
-	return 0;
-}
 
 /* A caller who is not root: the name and the trigger within the policy. */
 static int check_managed(struct manager *m, const struct led_conf *lc, sd_bus_error *error)
@@ -78,7 +53,7 @@ static int create_error(int r, const char *err, sd_bus_error *error)
 	if (r == -EUSERS)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED, "%s", err);
 	if (r == -EEXIST)
-		return sd_bus_error_setf(error, ERROR_NAME_IN_USE, "%s", err);
+		return sd_bus_error_setf(error, ULEDSD_ERROR_NAME_IN_USE, "%s", err);
 	return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED, "%s",
 				 err ? err : "Failed to create the LED.");
 }
@@ -144,12 +119,12 @@ int bus_method_remove_led(sd_bus_message *msg, void *userdata, sd_bus_error *err
 	l = manager_find_led(m, name);
 	if (!l)
 		return sd_bus_error_setf(
-		    error, BUS_ERROR_UNKNOWN_LED,
+		    error, ULEDSD_ERROR_UNKNOWN_LED,
 		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
 		    name);
 	if (!transient_is(m, l))
 		return sd_bus_error_setf(
-		    error, ERROR_NOT_TRANSIENT,
+		    error, ULEDSD_ERROR_NOT_TRANSIENT,
 		    "LED '%s' comes from the configuration, not from CreateLED; "
 		    "remove its section and reload instead.",
 		    name);
@@ -178,5 +153,5 @@ int bus_property_get_transient(sd_bus *bus _unused_, const char *path _unused_,
 {
 	struct led *l = userdata;
 
-	return sd_bus_message_append(reply, "b", transient_is(l->manager, l));
+	return sd_bus_message_append(reply, "b", transient_is(led_manager(l), l));
 }

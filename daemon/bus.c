@@ -6,9 +6,11 @@
 
 #include "access.h"
 #include "bus-api.h"
+#include "bus-util.h"
 #include "bus.h"
 #include "led.h"
 #include "log.h"
+#include "uledsd-bus.h"
 #include "manager.h"
 #include "string-util.h"
 #include "transient.h"
@@ -67,7 +69,7 @@ static int bus_led_export(struct bus *b, struct led *l)
 		return 0;
 	bl->slot = sd_bus_slot_unref(bl->slot);
 	bl->emits = emits;
-	r = sd_bus_add_object_vtable(b->bus, &bl->slot, bl->path, LED_IFACE,
+	r = sd_bus_add_object_vtable(b->bus, &bl->slot, bl->path, ULEDSD_LED_IFACE,
 				     emits ? bus_led_vtable_emits : bus_led_vtable_quiet, l);
 	if (r < 0)
 		return log_error_errno(r, "%s: failed to export %s on the bus: %m", l->name,
@@ -102,9 +104,9 @@ static int bus_led_new(struct led *l)
 	return 0;
 }
 
-void bus_led_added(struct led *l)
+static void bus_led_added(struct led *l)
 {
-	struct bus *b = l->manager->bus;
+	struct bus *b = led_manager(l)->bus;
 	struct bus_led *bl;
 	int r;
 
@@ -118,9 +120,9 @@ void bus_led_added(struct led *l)
 	}
 }
 
-void bus_led_removed(struct led *l)
+static void bus_led_removed(struct led *l)
 {
-	struct bus *b = l->manager->bus;
+	struct bus *b = led_manager(l)->bus;
 	struct bus_led *bl = l->bus;
 	int r;
 
@@ -136,7 +138,7 @@ void bus_led_removed(struct led *l)
 
 static void bus_led_emit(struct led *l, const char *property, const char *also)
 {
-	struct bus *b = l->manager->bus;
+	struct bus *b = led_manager(l)->bus;
 	struct bus_led *bl = l->bus;
 	int r;
 
@@ -145,23 +147,23 @@ static void bus_led_emit(struct led *l, const char *property, const char *also)
 	 * there is no connection. */
 	if (!b || !b->connected || !bl || !bl->slot || !bl->emits)
 		return;
-	r = sd_bus_emit_properties_changed(b->bus, bl->path, LED_IFACE, property, also, NULL);
+	r = sd_bus_emit_properties_changed(b->bus, bl->path, ULEDSD_LED_IFACE, property, also, NULL);
 	if (r < 0)
 		log_debug_errno(r, "%s: failed to send PropertiesChanged: %m", l->name);
 }
 
-void bus_led_brightness_changed(struct led *l)
+static void bus_led_brightness_changed(struct led *l)
 {
 	/* A multicolour LED's change may be its channels alone: Color goes with every one. */
 	bus_led_emit(l, "Brightness", l->n_channels ? "Color" : NULL);
 }
 
-void bus_led_blink_changed(struct led *l)
+static void bus_led_blink_changed(struct led *l)
 {
 	bus_led_emit(l, "Blink", NULL);
 }
 
-void bus_led_trigger_check(struct led *l)
+static void bus_led_trigger_check(struct led *l)
 {
 	struct bus_led *bl = l->bus;
 	char *t = NULL;
@@ -183,9 +185,9 @@ static int on_trigger_check(sd_event_source *s _unused_, uint64_t usec _unused_,
 	return 0;
 }
 
-void bus_led_trigger_maybe_changed(struct led *l)
+static void bus_led_trigger_maybe_changed(struct led *l)
 {
-	struct bus *b = l->manager->bus;
+	struct bus *b = led_manager(l)->bus;
 	struct bus_led *bl = l->bus;
 	int enabled = SD_EVENT_OFF, r;
 
@@ -199,16 +201,16 @@ void bus_led_trigger_maybe_changed(struct led *l)
 		if (r >= 0)
 			r = sd_event_source_set_enabled(bl->trigger_check, SD_EVENT_ONESHOT);
 	} else
-		r = sd_event_add_time_relative(l->manager->event, &bl->trigger_check,
+		r = sd_event_add_time_relative(led_manager(l)->event, &bl->trigger_check,
 					       CLOCK_MONOTONIC, TRIGGER_CHECK_USEC,
 					       TRIGGER_CHECK_USEC / 4, on_trigger_check, l);
 	if (r < 0)
 		log_debug_errno(r, "%s: cannot schedule a look at the trigger: %m", l->name);
 }
 
-void bus_led_backends_changed(struct led *l)
+static void bus_led_backends_changed(struct led *l)
 {
-	struct bus *b = l->manager->bus;
+	struct bus *b = led_manager(l)->bus;
 	struct bus_led *bl = l->bus;
 
 	/* Called in the middle of led_update(), when the backends may be half replaced: note it,
@@ -219,6 +221,35 @@ void bus_led_backends_changed(struct led *l)
 	(void)sd_event_source_set_enabled(b->defer, SD_EVENT_ONESHOT);
 }
 
+void bus_on_led_event(struct led *l, const struct led_event *ev, void *userdata _unused_)
+{
+	switch (ev->type) {
+	case LED_EVENT_ADDED:
+		bus_led_added(l);
+		break;
+	case LED_EVENT_REMOVED:
+		bus_led_removed(l);
+		break;
+	case LED_EVENT_RECORD:
+		bus_led_trigger_maybe_changed(l);
+		break;
+	case LED_EVENT_BLINK_CHANGED:
+		bus_led_blink_changed(l);
+		break;
+	case LED_EVENT_BACKENDS_CHANGED:
+		bus_led_backends_changed(l);
+		break;
+	case LED_EVENT_SIGNAL_BRIGHTNESS:
+		bus_led_brightness_changed(l);
+		break;
+	case LED_EVENT_TRIGGER_SET:
+		bus_led_trigger_check(l);
+		break;
+	default:
+		break;
+	}
+}
+
 void bus_manager_changed(struct manager *m, const char *property)
 {
 	struct bus *b = m->bus;
@@ -226,7 +257,7 @@ void bus_manager_changed(struct manager *m, const char *property)
 
 	if (!b || !b->connected)
 		return;
-	r = sd_bus_emit_properties_changed(b->bus, MANAGER_PATH, MANAGER_IFACE, property, NULL);
+	r = sd_bus_emit_properties_changed(b->bus, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, property, NULL);
 	if (r < 0)
 		log_debug_errno(r, "Failed to send PropertiesChanged for %s: %m", property);
 }
@@ -247,7 +278,7 @@ static int on_defer(sd_event_source *s _unused_, void *userdata)
 		(void)bus_led_export(b, l); /* a signalling backend came or went: switch vtables */
 		if (!b->connected)
 			continue;
-		r = sd_bus_emit_properties_changed(b->bus, bl->path, LED_IFACE, "Backends", NULL);
+		r = sd_bus_emit_properties_changed(b->bus, bl->path, ULEDSD_LED_IFACE, "Backends", NULL);
 		if (r < 0)
 			log_debug_errno(r, "%s: failed to send PropertiesChanged: %m", l->name);
 	}
@@ -267,17 +298,17 @@ static int on_name_acquired(sd_bus_message *reply, void *userdata, sd_bus_error 
 	if (e) {
 		log_error("Failed to own %s on the %s bus: %s. Is the policy file %s.conf "
 			  "installed in the bus's system.d directory?",
-			  BUS_NAME, bus_kind_name(b), e->message, BUS_NAME);
+			  ULEDSD_BUS_NAME, bus_kind_name(b), e->message, ULEDSD_BUS_NAME);
 		return 0;
 	}
 	(void)sd_bus_message_read(reply, "u", &ret);
 	if (ret != 1 && ret != 4) { /* PRIMARY_OWNER, ALREADY_OWNER */
 		log_error("Failed to own %s on the %s bus: another process has it (another "
 			  "uledsd?). The LEDs work, but not over D-Bus.",
-			  BUS_NAME, bus_kind_name(b));
+			  ULEDSD_BUS_NAME, bus_kind_name(b));
 		return 0;
 	}
-	log_info("%s %s on the %s bus.", b->serving ? "Serving again" : "Serving", BUS_NAME,
+	log_info("%s %s on the %s bus.", b->serving ? "Serving again" : "Serving", ULEDSD_BUS_NAME,
 		 bus_kind_name(b));
 	b->serving = true;
 	return 0;
@@ -384,10 +415,10 @@ static int bus_setup(struct bus *b, sd_bus *bus)
 					      "org.freedesktop.DBus.Local", "Disconnected",
 					      on_disconnected, NULL, b);
 	if (r >= 0)
-		r = sd_bus_add_object_vtable(bus, NULL, MANAGER_PATH, MANAGER_IFACE,
+		r = sd_bus_add_object_vtable(bus, NULL, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
 					     bus_manager_vtable, m);
 	if (r >= 0)
-		r = sd_bus_add_object_manager(bus, NULL, MANAGER_PATH);
+		r = sd_bus_add_object_manager(bus, NULL, ULEDSD_MANAGER_PATH);
 	return r;
 }
 
@@ -408,7 +439,7 @@ static int bus_connect(struct bus *b)
 		if (m->leds[i]->bus)
 			(void)bus_led_export(b, m->leds[i]);
 	/* Objects first, then the name: whoever sees the name finds everything in place. */
-	r = sd_bus_request_name_async(b->bus, NULL, BUS_NAME, 0, on_name_acquired, b);
+	r = sd_bus_request_name_async(b->bus, NULL, ULEDSD_BUS_NAME, 0, on_name_acquired, b);
 	if (r < 0)
 		bus_drop(b);
 	return r;

@@ -11,60 +11,92 @@
 
 #include "conf.h"
 #include "fdstore.h"
+#include "led-name.h"
 #include "led.h"
 #include "log.h"
-#include "manager.h"
 #include "string-util.h"
 #include "uleds-ext.h"
 
-/* systemd rejects FDNAMEs with ':' or control characters (and the fd then comes back named
- * "stored"): escape those, '%' itself and anything outside printable ASCII as %XX. */
-static bool fdname_char_ok(unsigned char c)
-{
-	return c > 0x20 && c < 0x7f && c != ':' && c != '%';
-}
+struct fdstore {
+	sd_event *event;
+	bool notify; /* NOTIFY_SOCKET is set: there is a store */
+	bool notify_warned;
+	bool keep_logged; /* fd store LEDs of broken definitions: said once */
+	/* fds handed back by systemd's fd store at start */
+	int *stored_fds;
+	char **stored_names;
+	size_t n_stored;
+	/* LEDs whose fds go to the fd store in the next batch */
+	struct led **store_queue;
+	size_t n_store_queue;
+	sd_event_source *store_flush;
+};
 
-int fdstore_name_escape(const char *name, char **ret)
+int fdstore_new(sd_event *event, struct fdstore **ret)
 {
-	char *s = malloc(strlen(name) * 3 + 1), *p = s;
+	struct fdstore *fs = calloc(1, sizeof(*fs));
 
-	if (!s)
+	if (!fs)
 		return -ENOMEM;
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		if (fdname_char_ok(*c))
-			*p++ = (char)*c;
-		else
-			p += sprintf(p, "%%%02X", *c);
-	*p = 0;
-	*ret = s;
+	fs->event = event;
+	fs->notify = !!getenv("NOTIFY_SOCKET");
+	*ret = fs;
 	return 0;
 }
 
-int fdstore_name_unescape(const char *fdname, char **ret)
+struct fdstore *fdstore_free(struct fdstore *fs)
 {
-	char *s = malloc(strlen(fdname) + 1), *p = s;
+	if (!fs)
+		return NULL;
+	fdstore_release_unused(fs, NULL);
+	free(fs->store_queue);
+	sd_event_source_disable_unref(fs->store_flush);
+	free(fs->stored_fds);
+	free(fs->stored_names);
+	free(fs);
+	return NULL;
+}
 
-	if (!s)
+void fdstore_set_notify(struct fdstore *fs, bool notify)
+{
+	fs->notify = notify;
+}
+
+int fdstore_put(struct fdstore *fs, const char *name, int fd)
+{
+	int *nf = realloc(fs->stored_fds, (fs->n_stored + 1) * sizeof(int));
+	char **nn, *copy;
+
+	if (nf)
+		fs->stored_fds = nf;
+	nn = nf ? realloc(fs->stored_names, (fs->n_stored + 1) * sizeof(char *)) : NULL;
+	if (nn)
+		fs->stored_names = nn;
+	copy = nn ? strdup(name) : NULL;
+	if (!copy)
 		return -ENOMEM;
-	for (const char *c = fdname; *c; c++) {
-		unsigned v;
-
-		if (*c != '%') {
-			*p++ = *c;
-			continue;
-		}
-		/* Only what fdstore_name_escape() writes: two hex digits, not NUL. */
-		if (!isxdigit((unsigned char)c[1]) || !isxdigit((unsigned char)c[2]) ||
-		    sscanf(c + 1, "%2x", &v) != 1 || v == 0) {
-			free(s);
-			return -EINVAL;
-		}
-		*p++ = (char)v;
-		c += 2;
-	}
-	*p = 0;
-	*ret = s;
+	fs->stored_fds[fs->n_stored] = fd;
+	fs->stored_names[fs->n_stored++] = copy;
 	return 0;
+}
+
+bool fdstore_stored(const struct fdstore *fs, const char *name)
+{
+	for (size_t i = 0; i < fs->n_stored; i++)
+		if (fs->stored_names[i] && streq(fs->stored_names[i], name))
+			return true;
+	return false;
+}
+
+size_t fdstore_n_kept(const struct fdstore *fs)
+{
+	return fs->n_stored;
+}
+
+void fdstore_kept(const struct fdstore *fs, size_t i, const char **ret_name, int *ret_fd)
+{
+	*ret_name = fs->stored_names[i];
+	*ret_fd = fs->stored_fds[i];
 }
 
 /* One connected datagram socket to $NOTIFY_SOCKET for all fd store messages:
@@ -129,25 +161,25 @@ static int notify_send(const char *msg, const int *fds, size_t n_fds)
 	return -ECONNREFUSED;
 }
 
-static void notify_warn(struct manager *m, int r, const char *name, const char *what)
+static void notify_warn(struct fdstore *fs, int r, const char *name, const char *what)
 {
 	/* Once: with 1000 LEDs a dead notify socket would flood the log. */
-	if (r < 0 && !m->notify_warned) {
+	if (r < 0 && !fs->notify_warned) {
 		log_warning_errno(r, "%s: failed to tell systemd %s, ignoring (reported once): %m",
 				  name, what);
-		m->notify_warned = true;
+		fs->notify_warned = true;
 	}
 }
 
-static void notify_fd(struct manager *m, const char *what, const char *name, int fd)
+static void notify_fd(struct fdstore *fs, const char *what, const char *name, int fd)
 {
 	_cleanup_free_ char *esc = NULL, *msg = NULL;
 
-	if (!m->notify || fdstore_name_escape(name, &esc) < 0)
+	if (!fs->notify || led_name_escape(name, &esc) < 0)
 		return;
 	if (asprintf(&msg, "%s=1\nFDNAME=%s", what, esc) < 0)
 		return;
-	notify_warn(m, notify_send(msg, &fd, fd >= 0 ? 1 : 0), name, what);
+	notify_warn(fs, notify_send(msg, &fd, fd >= 0 ? 1 : 0), name, what);
 }
 
 /* Which LED a stored fd carries, from uledsd's kmod; NULL from any other driver. */
@@ -160,7 +192,7 @@ static char *stored_led_name(int fd)
 	return strndup(u.name, sizeof(u.name));
 }
 
-int fdstore_collect(struct manager *m)
+int fdstore_collect(struct fdstore *fs)
 {
 	char **names = NULL;
 	int n;
@@ -168,16 +200,16 @@ int fdstore_collect(struct manager *m)
 	n = sd_listen_fds_with_names(true, &names);
 	if (n <= 0)
 		return n;
-	m->stored_fds = calloc((size_t)n, sizeof(int));
-	m->stored_names = calloc((size_t)n, sizeof(char *));
-	if (!m->stored_fds || !m->stored_names) {
+	fs->stored_fds = calloc((size_t)n, sizeof(int));
+	fs->stored_names = calloc((size_t)n, sizeof(char *));
+	if (!fs->stored_fds || !fs->stored_names) {
 		/* Not kept open unowned: systemd still has its copies for the next start. */
 		for (int i = 0; i < n; i++)
 			safe_close(SD_LISTEN_FDS_START + i);
-		free(m->stored_fds);
-		free(m->stored_names);
-		m->stored_fds = NULL;
-		m->stored_names = NULL;
+		free(fs->stored_fds);
+		free(fs->stored_names);
+		fs->stored_fds = NULL;
+		fs->stored_names = NULL;
 		strv_free(names);
 		return log_oom();
 	}
@@ -187,88 +219,88 @@ int fdstore_collect(struct manager *m)
 
 		/* A batch's fds share one FDNAME: the kmod tells each one's LED. */
 		if (!name && names && names[i] && streq(names[i], FDSTORE_BATCH_NAME)) {
-			log_warning("fd store: fd %d of a batch carries no LED any more; closing it.",
-				    fd);
+			log_warning(
+			    "fd store: fd %d of a batch carries no LED any more; closing it.", fd);
 			safe_close(fd);
 			continue;
 		}
-		if (!name &&
-		    (!names || !names[i] || fdstore_name_unescape(names[i], &name) < 0)) {
+		if (!name && (!names || !names[i] || led_name_unescape(names[i], &name) < 0)) {
 			log_warning("fd store: fd %d has an unusable name '%s'; closing it.", fd,
 				    names && names[i] ? names[i] : "");
 			safe_close(fd);
 			continue;
 		}
-		m->stored_fds[m->n_stored] = fd;
-		m->stored_names[m->n_stored++] = name;
+		fs->stored_fds[fs->n_stored] = fd;
+		fs->stored_names[fs->n_stored++] = name;
 	}
 	strv_free(names);
-	log_info("fd store: %zu LED%s kept by systemd.", m->n_stored, m->n_stored == 1 ? "" : "s");
+	log_info("fd store: %zu LED%s kept by systemd.", fs->n_stored,
+		 fs->n_stored == 1 ? "" : "s");
 	return 0;
 }
 
-int fdstore_take(struct manager *m, const char *name)
+int fdstore_take(struct fdstore *fs, const char *name)
 {
-	for (size_t i = 0; i < m->n_stored; i++)
-		if (m->stored_names[i] && streq(m->stored_names[i], name)) {
-			free(m->stored_names[i]);
-			m->stored_names[i] = NULL;
-			return TAKE_FD(m->stored_fds[i]);
+	for (size_t i = 0; i < fs->n_stored; i++)
+		if (fs->stored_names[i] && streq(fs->stored_names[i], name)) {
+			free(fs->stored_names[i]);
+			fs->stored_names[i] = NULL;
+			return TAKE_FD(fs->stored_fds[i]);
 		}
 	return -ENOENT;
 }
 
-void fdstore_release_unused(struct manager *m, const struct conf *c)
+void fdstore_release_unused(struct fdstore *fs, const struct conf *c)
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < m->n_stored; i++) {
-		if (!m->stored_names[i])
+	for (size_t i = 0; i < fs->n_stored; i++) {
+		if (!fs->stored_names[i])
 			continue;
-		if (c && conf_is_failed(c, m->stored_names[i])) {
+		if (c && conf_is_failed(c, fs->stored_names[i])) {
 			/* As a reload keeps the old LED of a broken definition: the fd store's LED
 			 * is that old LED. */
-			if (!m->keep_logged)
+			if (!fs->keep_logged)
 				log_warning(
 				    "%s: its definition has errors; keeping the LED as it "
 				    "was before the restart (its trigger runs, no backends) "
 				    "until a reload with the errors fixed.",
-				    m->stored_names[i]);
-			m->stored_fds[kept] = m->stored_fds[i];
-			m->stored_names[kept++] = m->stored_names[i];
+				    fs->stored_names[i]);
+			fs->stored_fds[kept] = fs->stored_fds[i];
+			fs->stored_names[kept++] = fs->stored_names[i];
 			continue;
 		}
 		log_info("%s: no longer configured; releasing the LED kept by systemd.",
-			 m->stored_names[i]);
-		fdstore_forget(m, m->stored_names[i], m->stored_fds[i]);
-		safe_close(m->stored_fds[i]);
-		free(m->stored_names[i]);
-		m->stored_names[i] = NULL;
+			 fs->stored_names[i]);
+		fdstore_forget(fs, fs->stored_names[i], fs->stored_fds[i]);
+		safe_close(fs->stored_fds[i]);
+		free(fs->stored_names[i]);
+		fs->stored_names[i] = NULL;
 	}
-	m->n_stored = kept;
-	m->keep_logged = true;
+	fs->n_stored = kept;
+	fs->keep_logged = true;
 }
 
 /* With uledsd's kmod, fds go to systemd in batches of up to NOTIFY_FDS_MAX under one FDNAME:
  * one datagram (one wakeup of PID 1) per batch instead of per LED. Adoption tells them apart
  * with ULEDS_IOC_GET_DEV, and one LED leaves the store by ULEDS_IOC_DEV_REMOVE (systemd drops
  * a stored fd that reports HUP), since FDSTOREREMOVE=1 would drop the whole batch. */
-void fdstore_flush(struct manager *m)
+void fdstore_flush(struct fdstore *fs)
 {
 	int fds[NOTIFY_FDS_MAX];
 
-	m->store_flush = sd_event_source_disable_unref(m->store_flush);
-	for (size_t i = 0; i < m->n_store_queue;) {
+	fs->store_flush = sd_event_source_disable_unref(fs->store_flush);
+	for (size_t i = 0; i < fs->n_store_queue;) {
 		size_t n = 0;
 
-		for (; i < m->n_store_queue && n < NOTIFY_FDS_MAX; i++) {
-			m->store_queue[i]->store_queued = false;
-			fds[n++] = m->store_queue[i]->fd;
+		for (; i < fs->n_store_queue && n < NOTIFY_FDS_MAX; i++) {
+			fs->store_queue[i]->store_queued = false;
+			fds[n++] = fs->store_queue[i]->fd;
 		}
-		notify_warn(m, notify_send("FDSTORE=1\nFDNAME=" FDSTORE_BATCH_NAME, fds, n),
-			    m->store_queue[i - 1]->name, "FDSTORE");
+		notify_warn(fs, notify_send("FDSTORE=1\nFDNAME=" FDSTORE_BATCH_NAME, fds, n),
+			    fs->store_queue[i - 1]->name, "FDSTORE");
 	}
-	m->n_store_queue = 0;
+	fs->n_store_queue = 0;
 }
 
 static int on_store_flush(sd_event_source *s _unused_, void *userdata)
@@ -277,65 +309,76 @@ static int on_store_flush(sd_event_source *s _unused_, void *userdata)
 	return 0;
 }
 
-void fdstore_add(struct led *l)
+void fdstore_add(struct fdstore *fs, struct led *l)
 {
-	struct manager *m = l->manager;
 	struct led **q;
 
-	if (!m->notify)
+	if (!fs->notify)
 		return;
 	/* The in-tree driver cannot say which LED an fd carries: one FDNAME per LED. */
-	if (m->uleds_ext != 1 || l->store_queued) {
+	if (l->ctx->uleds_ext != 1 || l->store_queued) {
 		if (!l->store_queued)
-			notify_fd(m, "FDSTORE", l->name, l->fd);
+			notify_fd(fs, "FDSTORE", l->name, l->fd);
 		return;
 	}
-	q = realloc(m->store_queue, (m->n_store_queue + 1) * sizeof(*q));
+	q = realloc(fs->store_queue, (fs->n_store_queue + 1) * sizeof(*q));
 	if (!q) {
-		notify_fd(m, "FDSTORE", l->name, l->fd);
+		notify_fd(fs, "FDSTORE", l->name, l->fd);
 		return;
 	}
-	m->store_queue = q;
-	m->store_queue[m->n_store_queue++] = l;
+	fs->store_queue = q;
+	fs->store_queue[fs->n_store_queue++] = l;
 	l->store_queued = true;
 	/* Sent in the next loop iteration, so LEDs made by one reload or call go together. */
-	if (!m->store_flush &&
-	    sd_event_add_defer(m->event, &m->store_flush, on_store_flush, m) >= 0)
-		(void)sd_event_source_set_description(m->store_flush, "fdstore-flush");
+	if (!fs->store_flush &&
+	    sd_event_add_defer(fs->event, &fs->store_flush, on_store_flush, fs) >= 0)
+		(void)sd_event_source_set_description(fs->store_flush, "fdstore-flush");
 }
 
-void fdstore_unqueue(struct led *l)
+static void fdstore_unqueue(struct fdstore *fs, struct led *l)
 {
-	struct manager *m = l->manager;
-
 	if (!l->store_queued)
 		return;
-	for (size_t i = 0; i < m->n_store_queue; i++)
-		if (m->store_queue[i] == l) {
-			memmove(m->store_queue + i, m->store_queue + i + 1,
-				(m->n_store_queue - i - 1) * sizeof(*m->store_queue));
-			m->n_store_queue--;
+	for (size_t i = 0; i < fs->n_store_queue; i++)
+		if (fs->store_queue[i] == l) {
+			memmove(fs->store_queue + i, fs->store_queue + i + 1,
+				(fs->n_store_queue - i - 1) * sizeof(*fs->store_queue));
+			fs->n_store_queue--;
 			break;
 		}
 	l->store_queued = false;
 }
 
-void fdstore_remove(struct led *l)
+void fdstore_remove(struct fdstore *fs, struct led *l)
 {
 	if (l->store_queued) {
-		fdstore_unqueue(l); /* never sent: closing the fd removes it */
+		fdstore_unqueue(fs, l); /* never sent: closing the fd removes it */
 		return;
 	}
-	fdstore_forget(l->manager, l->name, l->fd);
+	fdstore_forget(fs, l->name, l->fd);
 }
 
-void fdstore_forget(struct manager *m, const char *name, int fd)
+void fdstore_forget(struct fdstore *fs, const char *name, int fd)
 {
-	if (!m->notify)
+	if (!fs->notify)
 		return;
 	/* uledsd's kmod: the LED goes now and systemd drops its copy on the HUP, however it
 	 * was named; the in-tree driver (ENOTTY): by its name. */
 	if (fd >= 0 && ioctl(fd, ULEDS_IOC_DEV_REMOVE) == 0)
 		return;
-	notify_fd(m, "FDSTOREREMOVE", name, -1);
+	notify_fd(fs, "FDSTOREREMOVE", name, -1);
+}
+
+void fdstore_on_led_event(struct led *l, const struct led_event *ev, void *userdata)
+{
+	struct fdstore *fs = userdata;
+
+	if (ev->type == LED_EVENT_ADDED && !l->adopted)
+		fdstore_add(fs, l);
+	else if (ev->type == LED_EVENT_REMOVED)
+		fdstore_unqueue(fs, l);
+	/* systemd's copy would keep an adopted LED alive: remove it (kmod) before the caller's
+	 * FDSTOREREMOVE by name, which misses an fd stored in a batch. */
+	else if (ev->type == LED_EVENT_ADOPT_FAILED)
+		fdstore_forget(fs, l->name, l->fd);
 }

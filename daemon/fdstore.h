@@ -2,34 +2,55 @@
 /* Keeping uleds fds in systemd's file descriptor store, so LEDs survive a crash. */
 #pragma once
 
-struct manager;
-struct led;
+#include <stdbool.h>
+#include <systemd/sd-event.h>
 
-/* Reversible escaping of an LED name into systemd's FDNAME character set. */
-int fdstore_name_escape(const char *name, char **ret);
-int fdstore_name_unescape(const char *fdname, char **ret);
+#include "led-types.h"
+#include "macro.h"
 
+struct conf;
+struct fdstore;
+
+/* The store of this process: a no-op one without NOTIFY_SOCKET. */
+int fdstore_new(sd_event *event, struct fdstore **ret);
+/* Releases the collected fds nobody took. */
+struct fdstore *fdstore_free(struct fdstore *fs);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct fdstore *, fdstore_free)
+
+/* The listener (userdata: the fdstore): a new LED's fd is stored (at once by its name with the
+ * in-tree uleds, queued for the next batch with uledsd's kmod), a removed one leaves the
+ * queue, an fd that could not be adopted leaves the store. */
+void fdstore_on_led_event(struct led *l, const struct led_event *ev, void *userdata);
+
+/* Whether there is a store to talk to: NOTIFY_SOCKET was set at fdstore_new() (tests). */
+void fdstore_set_notify(struct fdstore *fs, bool notify);
+/* Take fd for the LED name as if systemd's store had handed it over at start (tests). */
+int fdstore_put(struct fdstore *fs, const char *name, int fd);
 /* Collect the fds passed by systemd (LISTEN_FDS): kept until taken or released. */
-int fdstore_collect(struct manager *m);
+int fdstore_collect(struct fdstore *fs);
 /* The stored fd for an LED name (ownership passes to the caller), or -ENOENT. */
-int fdstore_take(struct manager *m, const char *name);
+int fdstore_take(struct fdstore *fs, const char *name);
+/* A collected fd carries the LED name (not taken yet). */
+bool fdstore_stored(const struct fdstore *fs, const char *name);
+/* The collected fds not taken (kept for broken definitions), for a re-execution: the i-th
+ * one's name (NULL when taken) and fd. */
+size_t fdstore_n_kept(const struct fdstore *fs);
+void fdstore_kept(const struct fdstore *fs, size_t i, const char **ret_name, int *ret_fd);
 /* Close every collected fd nobody took, and drop them from systemd's store; except those
  * c names as failed (a definition with errors): those LEDs stay as they are, for a reload
  * that fixes the definition to adopt. c NULL: release all. */
-struct conf;
-void fdstore_release_unused(struct manager *m, const struct conf *c);
+void fdstore_release_unused(struct fdstore *fs, const struct conf *c);
 
 /* FDNAME of the fds stored in batches (uledsd's kmod). Never the escape of an LED name: that
  * writes '%' as %25. */
 #define FDSTORE_BATCH_NAME "uleds%batch"
 
-/* Store l's fd: at once by its name (in-tree uleds), or queued for the next batch (kmod). */
-void fdstore_add(struct led *l);
+/* Store l's fd (the listener does for every new LED that is not adopted): at once by its name
+ * with the in-tree uleds, queued for the next batch with uledsd's kmod. */
+void fdstore_add(struct fdstore *fs, struct led *l);
 /* Send the queued fds now (before READY=1); otherwise done in the next loop iteration. */
-void fdstore_flush(struct manager *m);
-/* Drop l from the queue (it is being freed). */
-void fdstore_unqueue(struct led *l);
+void fdstore_flush(struct fdstore *fs);
 /* Tell systemd to drop l's fd (LED removed or recreated). No-op without systemd. */
-void fdstore_remove(struct led *l);
+void fdstore_remove(struct fdstore *fs, struct led *l);
 /* The same for an adopted fd not (or no longer) held by an LED; fd -1 when closed already. */
-void fdstore_forget(struct manager *m, const char *name, int fd);
+void fdstore_forget(struct fdstore *fs, const char *name, int fd);

@@ -102,8 +102,8 @@ enum led_change led_conf_compare(const struct led_conf *old, const struct led_co
 /* The kernel's led_colors[] (drivers/leds/led-core.c), indexed by LED_COLOR_ID_*: the
  * words /sys/class/leds/NAME/multi_index shows. */
 static const char *const color_names[] = {
-    "white", "red",	"green",  "blue", "amber", "violet", "yellow", "ir",
-    "multicolor", "rgb",	"purple", "orange", "pink", "cyan",   "lime",
+    "white",	  "red", "green",  "blue",   "amber", "violet", "yellow", "ir",
+    "multicolor", "rgb", "purple", "orange", "pink",  "cyan",	"lime",
 };
 
 const char *led_color_to_string(unsigned color)
@@ -162,8 +162,9 @@ bool trigger_attr_name_is_valid(const char *s)
 	/* Files of the LED core and of the device model: a "trigger.brightness" would change
 	 * the LED behind the daemon's back, "power" or "device" lead out of the LED. */
 	static const char *const reserved[] = {
-	    "brightness", "max_brightness", "trigger", "uevent",	"power",
-	    "device",	  "subsystem",	    "of_node", "brightness_hw_changed"};
+	    "brightness", "max_brightness", "trigger",
+	    "uevent",	  "power",	    "device",
+	    "subsystem",  "of_node",	    "brightness_hw_changed"};
 
 	if (!*s || strlen(s) > LED_NAME_MAX)
 		return false;

@@ -9,7 +9,7 @@
 
 struct led_backend;
 
-#define LED_NAME_MAX 63 /* the kernel's LED_MAX_NAME_SIZE (64) minus the NUL */
+#define LED_NAME_MAX 63	   /* the kernel's LED_MAX_NAME_SIZE (64) minus the NUL */
 #define LED_CHANNELS_MAX 8 /* ULEDS_MAX_CHANNELS: channels of a multicolour LED */
 
 enum default_brightness_mode {

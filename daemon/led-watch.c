@@ -13,17 +13,16 @@
 #include <unistd.h>
 
 #include "led-watch.h"
-#include "led.h"
 #include "log.h"
 #include "macro.h"
-#include "manager.h"
 
 struct led_watch {
+	sd_event *event;
 	int epfd;
 	sd_event_source *source;
 	unsigned n_members;
-	/* The first LED, until a second one comes: watched directly, not in the set. */
-	struct led *direct;
+	/* The first member, until a second one comes: watched directly, not in the set. */
+	struct led_watch_member *direct;
 	sd_event_source *direct_source;
 	/* The batch being dispatched: a member removed meanwhile is cleared here. */
 	struct epoll_event batch[LED_WATCH_BATCH];
@@ -41,10 +40,10 @@ static int on_watch(sd_event_source *s _unused_, int fd _unused_, uint32_t reven
 		return errno == EINTR ? 0 : log_error_errno(errno, "epoll_wait on LED fds: %m");
 	w->n_batch = n;
 	for (w->pos = 0; w->pos < w->n_batch; w->pos++) {
-		struct led *l = w->batch[w->pos].data.ptr;
+		struct led_watch_member *mb = w->batch[w->pos].data.ptr;
 
-		if (l) /* else removed by an earlier LED's dispatch */
-			led_on_ready(l);
+		if (mb) /* else removed by an earlier member's dispatch */
+			mb->ready(mb);
 	}
 	w->n_batch = w->pos = 0;
 	return 0;
@@ -53,11 +52,13 @@ static int on_watch(sd_event_source *s _unused_, int fd _unused_, uint32_t reven
 static int on_direct(sd_event_source *s _unused_, int fd _unused_, uint32_t revents _unused_,
 		     void *userdata)
 {
-	led_on_ready(userdata);
+	struct led_watch_member *mb = userdata;
+
+	mb->ready(mb);
 	return 0;
 }
 
-static int led_watch_new(struct manager *m)
+static int led_watch_new(sd_event *event, struct led_watch **ret)
 {
 	_cleanup_free_ struct led_watch *w = NULL;
 	int r;
@@ -71,46 +72,47 @@ static int led_watch_new(struct manager *m)
 	/* Level-triggered here: a batch that stops at LED_WATCH_BATCH leaves the rest ready (not
 	 * reported yet, so still on the set's ready list), and the loop comes back for them
 	 * after serving everything else. */
-	r = sd_event_add_io(m->event, &w->source, w->epfd, EPOLLIN, on_watch, w);
+	w->event = event;
+	r = sd_event_add_io(event, &w->source, w->epfd, EPOLLIN, on_watch, w);
 	if (r < 0) {
 		safe_close(w->epfd);
 		return r;
 	}
 	(void)sd_event_source_set_description(w->source, "leds");
-	m->led_watch = TAKE_PTR(w);
+	*ret = TAKE_PTR(w);
 	return 0;
 }
 
 /* Edge-triggered, in the set and directly: a driver whose poll says readable when a read gives
  * EAGAIN (uledsd's kmod in event mode did, before 2026-12) costs a read per change, not a busy
  * loop. An fd that is readable when added is reported at once (the kernel polls it). */
-static int set_add(struct led_watch *w, struct led *l)
+static int set_add(struct led_watch *w, struct led_watch_member *mb)
 {
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.ptr = l};
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.ptr = mb};
 
-	return epoll_ctl(w->epfd, EPOLL_CTL_ADD, l->fd, &ev) < 0 ? -errno : 0;
+	return epoll_ctl(w->epfd, EPOLL_CTL_ADD, mb->fd, &ev) < 0 ? -errno : 0;
 }
 
-int led_watch_add(struct manager *m, struct led *l)
+int led_watch_add(sd_event *event, struct led_watch **watch, struct led_watch_member *mb)
 {
 	struct led_watch *w;
 	int r;
 
-	if (!m->led_watch) {
-		r = led_watch_new(m);
+	if (!*watch) {
+		r = led_watch_new(event, watch);
 		if (r < 0)
 			return r;
 	}
-	w = m->led_watch;
-	if (l->watched)
+	w = *watch;
+	if (mb->watched)
 		return 0;
 	if (w->n_members == 0) {
-		r = sd_event_add_io(m->event, &w->direct_source, l->fd, EPOLLIN | EPOLLET,
-				    on_direct, l);
+		r = sd_event_add_io(w->event, &w->direct_source, mb->fd, EPOLLIN | EPOLLET,
+				    on_direct, mb);
 		if (r < 0)
 			return r;
 		(void)sd_event_source_set_description(w->direct_source, "led");
-		w->direct = l;
+		w->direct = mb;
 	} else {
 		/* A second LED: the first moves into the set, a change pending on it included. */
 		if (w->direct) {
@@ -120,45 +122,41 @@ int led_watch_add(struct manager *m, struct led *l)
 			w->direct_source = sd_event_source_disable_unref(w->direct_source);
 			w->direct = NULL;
 		}
-		r = set_add(w, l);
+		r = set_add(w, mb);
 		if (r < 0)
 			return r;
 	}
-	l->watched = true;
+	mb->watched = true;
 	w->n_members++;
 	return 0;
 }
 
-void led_watch_remove(struct manager *m, struct led *l)
+void led_watch_remove(struct led_watch *w, struct led_watch_member *mb)
 {
-	struct led_watch *w = m->led_watch;
-
-	if (!w || !l->watched)
+	if (!w || !mb->watched)
 		return;
-	l->watched = false;
+	mb->watched = false;
 	w->n_members--;
-	if (w->direct == l) {
+	if (w->direct == mb) {
 		/* sd-event deletes it from its epoll set (before the caller's close). */
 		w->direct_source = sd_event_source_disable_unref(w->direct_source);
 		w->direct = NULL;
 		return;
 	}
-	if (epoll_ctl(w->epfd, EPOLL_CTL_DEL, l->fd, NULL) < 0)
-		log_debug_errno(errno, "%s: EPOLL_CTL_DEL: %m", l->name);
+	if (epoll_ctl(w->epfd, EPOLL_CTL_DEL, mb->fd, NULL) < 0)
+		log_debug_errno(errno, "EPOLL_CTL_DEL of fd %d: %m", mb->fd);
 	for (int i = w->pos + 1; i < w->n_batch; i++)
-		if (w->batch[i].data.ptr == l)
+		if (w->batch[i].data.ptr == mb)
 			w->batch[i].data.ptr = NULL;
 }
 
-void led_watch_free(struct manager *m)
+struct led_watch *led_watch_free(struct led_watch *w)
 {
-	struct led_watch *w = m->led_watch;
-
 	if (!w)
-		return;
+		return NULL;
 	sd_event_source_disable_unref(w->direct_source);
 	sd_event_source_disable_unref(w->source);
 	safe_close(w->epfd);
 	free(w);
-	m->led_watch = NULL;
+	return NULL;
 }

@@ -10,8 +10,12 @@
 #include "backend.h"
 #include "conf.h"
 #include "log.h"
+#include "bus.h"
 #include "manager.h"
+#include "record.h"
+#include "reexec.h"
 #include "string-util.h"
+#include "transient.h"
 
 static void help(void)
 {
@@ -237,26 +241,76 @@ static int replace_string(char **s, const char *value)
 	return *s ? 0 : -ENOMEM;
 }
 
+/* The daemon around the manager: what it does at the manager's steps (manager.h). */
+static void on_started(struct manager *m)
+{
+	transient_restore(m); /* --keep LEDs of a crashed uledsd, after the configured ones */
+	(void)bus_start(m);
+}
+
+static void on_reloaded(struct manager *m)
+{
+	bus_manager_changed(m, "LoadErrors");
+}
+
+static void on_reexec(struct manager *m)
+{
+	(void)manager_reexec(m);
+}
+
+/* Who follows the LEDs besides the manager's own (fd store, saved brightness): recordings
+ * first, so a record is written before the bus looks at the trigger it may have changed. */
+static int wire(struct manager *m)
+{
+	int r;
+
+	m->hooks = (struct manager_hooks){
+	    .started = on_started,
+	    .reloaded = on_reloaded,
+	    .reexec = on_reexec,
+	    .before_exec = bus_stop,
+	};
+	r = manager_listen(m, &(struct led_listener){.event = record_on_led_event, .userdata = m});
+#if HAVE_DBUS
+	if (r >= 0)
+		r = manager_listen(
+		    m, &(struct led_listener){.event = bus_on_led_event, .userdata = m});
+#endif
+	return r;
+}
+
+/* Before the manager frees the LEDs: nobody is told of them any more. */
+static void stop(struct manager *m)
+{
+	bus_stop(m);
+	record_stop_all(m);
+	transient_free_all(m);
+}
+
 static int run(struct args *a)
 {
 	_cleanup_(manager_freep) struct manager *m = NULL;
 	int r;
 
 	r = manager_new(&m);
+	if (r >= 0)
+		r = wire(m);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up: %m");
 	m->config_dirs = TAKE_PTR(a->dirs);
 	m->bus_kind = a->bus;
-	if (replace_string(&m->uleds_path, a->device) < 0 ||
+	if (replace_string(&m->led_ctx.uleds_path, a->device) < 0 ||
 	    replace_string(&m->state_dir, a->state_dir) < 0)
 		return log_oom();
-	r = manager_start(m);
-	if (r < 0)
-		return r; /* it said why, once */
-	r = manager_run(m);
-	if (r < 0)
-		return log_error_errno(r, "Exiting: %m");
-	return 0;
+	reexec_collect(m);    /* a re-execution counts as a reload */
+	r = manager_start(m); /* on failure it said why, once */
+	if (r >= 0) {
+		r = manager_run(m);
+		if (r < 0)
+			log_error_errno(r, "Exiting: %m");
+	}
+	stop(m);
+	return r;
 }
 
 int main(int argc, char **argv)

@@ -15,17 +15,23 @@
 
 #include "config.h"
 #include "backend.h"
-#include "bus.h"
 #include "conf.h"
 #include "fdstore.h"
 #include "led.h"
-#include "led-watch.h"
 #include "log.h"
+#include "led-index.h"
 #include "manager.h"
-#include "record.h"
-#include "reexec.h"
+#include "state.h"
+#include "preflight.h"
 #include "string-util.h"
-#include "transient.h"
+
+static void trigger_retry_arm(struct manager *m);
+
+static void on_led_event(struct led *l _unused_, const struct led_event *ev, void *userdata)
+{
+	if (ev->type == LED_EVENT_TRIGGER_MISSING)
+		trigger_retry_arm(userdata);
+}
 
 int manager_new(struct manager **ret)
 {
@@ -38,23 +44,36 @@ int manager_new(struct manager **ret)
 		return -ENOMEM;
 	*m = (struct manager){
 	    .bus_kind = HAVE_DBUS ? BUS_KIND_SYSTEM : BUS_KIND_NONE,
-	    .uleds_ext = -1,
 	    .notify = !!getenv("NOTIFY_SOCKET"),
 	};
 	r = sd_event_new(&m->event);
 	if (r < 0)
 		return r;
-	m->uleds_path = strdup("/dev/uleds");
-	m->sysfs_leds = strdup("/sys/class/leds");
-	m->dev_dir = strdup("/dev");
+	r = led_context_init(&m->led_ctx, m->event);
+	if (r >= 0)
+		r = fdstore_new(m->event, &m->fdstore);
+	if (r < 0)
+		return r;
 	/* StateDirectory= may list several, colon-separated: the first is ours. */
 	m->state_dir =
 	    state && *state ? strndup(state, strcspn(state, ":")) : strdup("/var/lib/uledsd");
-	if (!m->uleds_path || !m->sysfs_leds || !m->dev_dir || !m->state_dir ||
-	    policy_init(&m->policy) < 0 || conf_new(&m->defined) < 0)
+	if (!m->state_dir || policy_init(&m->policy) < 0 || conf_new(&m->defined) < 0)
 		return -ENOMEM;
+	/* What lies below the manager follows the LEDs: the fd store, the saved brightness,
+	 * the manager's own trigger retry. The daemon adds the bus and recordings (main.c). */
+	(void)manager_listen(
+	    m, &(struct led_listener){.event = fdstore_on_led_event, .userdata = m->fdstore});
+	(void)manager_listen(m, &(struct led_listener){.event = state_on_led_event,
+						       .saved_brightness = state_saved_brightness,
+						       .userdata = &m->state_dir});
+	(void)manager_listen(m, &(struct led_listener){.event = on_led_event, .userdata = m});
 	*ret = TAKE_PTR(m);
 	return 0;
+}
+
+int manager_listen(struct manager *m, const struct led_listener *listener)
+{
+	return led_context_listen(&m->led_ctx, listener);
 }
 
 void manager_remove_led(struct manager *m, size_t i, bool forget)
@@ -62,7 +81,7 @@ void manager_remove_led(struct manager *m, size_t i, bool forget)
 	struct led *l = m->leds[i];
 
 	if (forget)
-		fdstore_remove(l);
+		fdstore_remove(m->fdstore, l);
 	led_free(l);
 	memmove(m->leds + i, m->leds + i + 1, (m->n_leds - i - 1) * sizeof(*m->leds));
 	m->n_leds--;
@@ -72,26 +91,15 @@ struct manager *manager_free(struct manager *m)
 {
 	if (!m)
 		return NULL;
-	bus_stop(m);
-	record_stop_all(m);
-	transient_free_all(m);
 	/* On exit the LEDs go with their fds; the fd store forgets them too (an orderly stop). */
 	while (m->n_leds > 0)
 		manager_remove_led(m, m->n_leds - 1, true);
 	free(m->leds);
-	led_watch_free(m);
-	m->backend_shared = backend_shared_free(m->backend_shared);
-	fdstore_release_unused(m, NULL);
-	free(m->store_queue);
-	sd_event_source_disable_unref(m->store_flush);
+	led_context_done(&m->led_ctx);
+	fdstore_free(m->fdstore);
 	sd_event_source_disable_unref(m->trigger_retry);
-	free(m->stored_fds);
-	free(m->stored_names);
 	strv_free(m->config_dirs);
 	strv_free(m->load_errors);
-	free(m->uleds_path);
-	free(m->sysfs_leds);
-	free(m->dev_dir);
 	free(m->state_dir);
 	policy_done(&m->policy);
 	conf_free(m->defined);
@@ -179,7 +187,7 @@ static bool stored_led_matches(struct manager *m, struct led_conf *lc)
 	char path[PATH_MAX];
 	unsigned v;
 
-	snprintf(path, sizeof(path), "%s/%s/max_brightness", m->sysfs_leds, lc->name);
+	snprintf(path, sizeof(path), "%s/%s/max_brightness", m->led_ctx.sysfs_leds, lc->name);
 	return read_unsigned_file(path, &v) >= 0 && v == (unsigned)lc->max_brightness;
 }
 
@@ -191,7 +199,7 @@ static void wait_led_gone(struct manager *m, const char *name)
 
 	if (!m->notify)
 		return; /* no fd store: closing our fd removed it */
-	snprintf(path, sizeof(path), "%s/%s", m->sysfs_leds, name);
+	snprintf(path, sizeof(path), "%s/%s", m->led_ctx.sysfs_leds, name);
 	for (int i = 0; i < 200 && access(path, F_OK) == 0; i++)
 		usleep(10000);
 }
@@ -208,22 +216,22 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 		return -ENOMEM;
 	}
 	m->leds = nl;
-	fd = fdstore_take(m, lc->name);
+	fd = fdstore_take(m->fdstore, lc->name);
 	if (fd >= 0 && !stored_led_matches(m, lc)) {
 		/* Configured with another max_brightness while uledsd was down: a new device. */
 		log_info("%s: max_brightness changed while uledsd was not running; recreating.",
 			 lc->name);
-		fdstore_forget(m, lc->name, fd);
+		fdstore_forget(m->fdstore, lc->name, fd);
 		fd = safe_close(fd);
 		wait_led_gone(m, lc->name);
 	}
 	if (fd >= 0)
 		adopted = strdup(lc->name);
-	r = led_new(m, lc, fd, &l, &err);
+	r = led_new(&m->led_ctx, lc, fd, &l, &err);
 	if (r < 0) {
 		/* systemd still holds a copy of the fd: without this the LED would stay. */
 		if (adopted)
-			fdstore_forget(m, adopted, -1);
+			fdstore_forget(m->fdstore, adopted, -1);
 		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
 		return r;
 	}
@@ -282,43 +290,13 @@ static int on_signal(sd_event_source *s _unused_, const struct signalfd_siginfo 
 		return 0;
 	}
 	if (si->ssi_signo == SIGUSR2) {
-		(void)manager_reexec(m);
+		if (m->hooks.reexec)
+			m->hooks.reexec(m);
 		return 0;
 	}
 	log_info("Received %s, removing LEDs and exiting.", strsignal((int)si->ssi_signo));
 	manager_notify(m, "STOPPING=1");
 	return sd_event_exit(m->event, 0);
-}
-
-static void raise_nofile(void)
-{
-	struct rlimit rl;
-
-	/* One fd per LED plus GPIO requests: 1000 LEDs do not fit in the default 1024. The soft
-	 * limit only matters to select(), which uledsd does not use. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-			log_debug_errno(errno, "Failed to raise RLIMIT_NOFILE: %m");
-	}
-}
-
-/* Said before the LEDs are made, not as a "Too many open files" on the first LED that fails. */
-static void check_nofile(const struct conf *c)
-{
-	unsigned long long need = 64; /* the bus, signals, inotify, chips, the fd store's copy */
-	struct rlimit rl;
-
-	for (size_t i = 0; i < c->n_leds; i++)
-		need += 1 + c->leds[i]->n_backends; /* the uleds fd, a GPIO line request */
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
-	    need <= rl.rlim_cur)
-		return;
-	log_warning("%zu LEDs need up to %llu file descriptors, but the limit is %llu even "
-		    "after raising it to the hard limit; the LEDs beyond it fail with 'Too many "
-		    "open files'. Raise LimitNOFILE= (systemctl edit uledsd) or the hard limit "
-		    "(ulimit -Hn) to at least %llu.",
-		    c->n_leds, need, (unsigned long long)rl.rlim_cur, need);
 }
 
 static int manager_watch_signals(struct manager *m)
@@ -342,75 +320,6 @@ static int manager_watch_signals(struct manager *m)
 		sd_event_source_unref(s);
 	}
 	return 0;
-}
-
-/* The PID of another process named uledsd, 0 when there is none. */
-static pid_t other_uledsd(void)
-{
-	_cleanup_(closedirp) DIR *d = opendir("/proc");
-	struct dirent *de;
-
-	while (d && (de = readdir(d))) {
-		char path[64], comm[32] = "";
-		pid_t pid = (pid_t)atoi(de->d_name);
-		FILE *f;
-
-		if (pid <= 0 || pid == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (!fgets(comm, sizeof(comm), f))
-			comm[0] = 0;
-		fclose(f);
-		if (streq(comm, "uledsd\n"))
-			return pid;
-	}
-	return 0;
-}
-
-/* Every configured LED exists already and none is ours to adopt (fd store). */
-static bool all_leds_taken(struct manager *m, const struct conf *c)
-{
-	char path[PATH_MAX];
-
-	for (size_t i = 0; i < c->n_leds; i++) {
-		snprintf(path, sizeof(path), "%s/%s", m->sysfs_leds, c->leds[i]->name);
-		if (access(path, F_OK) < 0)
-			return false;
-		for (size_t j = 0; j < m->n_stored; j++)
-			if (m->stored_names[j] && streq(m->stored_names[j], c->leds[i]->name))
-				return false;
-	}
-	return c->n_leds > 0;
-}
-
-/* When no LED could work, one message with the cause and the fix beats a daemon that runs
- * and does nothing. Some LEDs failing is not this: the others work. */
-static int manager_check_can_run(struct manager *m, const struct conf *c)
-{
-	_cleanup_close_ int fd = open(m->uleds_path, O_RDWR | O_CLOEXEC);
-	pid_t other;
-
-	if (fd < 0 && (errno == EACCES || errno == EPERM))
-		return log_error_errno(errno,
-				       "Cannot open %s: %m. uledsd must run as root: start it with "
-				       "'systemctl start uledsd' (or as root).",
-				       m->uleds_path);
-	if (!all_leds_taken(m, c))
-		return 0;
-	other = other_uledsd();
-	if (other > 0)
-		return log_error_errno(
-		    EEXIST,
-		    "All %zu configured LEDs exist already: another uledsd (PID %d) "
-		    "runs them. Stop it first (systemctl stop uledsd, or kill %d).",
-		    c->n_leds, (int)other, (int)other);
-	return log_error_errno(EEXIST,
-			       "All %zu configured LEDs exist already in %s: another program "
-			       "registered them. Remove them or give uledsd's LEDs other names.",
-			       c->n_leds, m->sysfs_leds);
 }
 
 #define TRIGGER_RETRY_USEC 2000000ULL
@@ -470,7 +379,7 @@ static void trigger_retry_schedule(struct manager *m, uint64_t usec)
 		log_warning_errno(r, "Failed to schedule a retry of unavailable triggers: %m");
 }
 
-void manager_trigger_retry_arm(struct manager *m)
+static void trigger_retry_arm(struct manager *m)
 {
 	int enabled = SD_EVENT_OFF;
 
@@ -489,14 +398,14 @@ int manager_start(struct manager *m)
 	struct stat st;
 	int r;
 
-	raise_nofile();
-	if (stat(m->uleds_path, &st) < 0)
+	preflight_raise_nofile();
+	if (stat(m->led_ctx.uleds_path, &st) < 0)
 		return log_error_errno(
 		    errno,
 		    "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack "
 		    "CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: "
 		    "dkms install uleds/VERSION).",
-		    m->uleds_path);
+		    m->led_ctx.uleds_path);
 	r = manager_watch_signals(m);
 	if (r < 0)
 		return r;
@@ -504,28 +413,28 @@ int manager_start(struct manager *m)
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");
 
-	reexec_collect(m);
-	(void)fdstore_collect(m);
+	(void)fdstore_collect(m->fdstore);
 	m->n_errors = 0;
 	r = load_conf(m, &c, &m->load_errors, &n_errors);
 	if (r < 0)
 		return r;
-	r = manager_check_can_run(m, c);
+	r = preflight_can_run(m->led_ctx.uleds_path, m->led_ctx.sysfs_leds, c, m->fdstore);
 	if (r < 0)
 		return r;
-	check_nofile(c);
+	preflight_check_nofile(c);
 	for (size_t i = 0; i < c->n_leds; i++)
 		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &m->load_errors, &n_errors) == -ENOMEM)
 			return log_oom();
-	transient_restore(m); /* --keep LEDs of a crashed uledsd, after the configured ones */
-	/* D-Bus after the LEDs: their objects are in place before the name is taken, so no
+	/* main.c: the --keep LEDs of a crashed uledsd, after the configured ones; then D-Bus,
+	 * once the LEDs exist: their objects are in place before the name is taken, so no
 	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
-	(void)bus_start(m);
+	if (m->hooks.started)
+		m->hooks.started(m);
 	/* Stored fds of LEDs that are no longer configured: let them go. */
-	fdstore_release_unused(m, c);
+	fdstore_release_unused(m->fdstore, c);
 	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
 	malloc_trim(0);
-	fdstore_flush(m); /* before READY=1: a crash from then on finds every LED kept */
+	fdstore_flush(m->fdstore); /* before READY=1: a crash from then on finds every LED kept */
 	log_info("Ready: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
 	return 0;
@@ -536,72 +445,6 @@ struct reload_errors {
 	char **errors;
 	size_t n;
 };
-
-/* A reload looks each LED up in the other list: sorted copies and bsearch, not n² strcmp
- * (10 000 LEDs: a reload that changed one LED took 49 s under emulation, bench/README.md). */
-static int cmp_conf(const void *a, const void *b)
-{
-	return strcmp((*(struct led_conf *const *)a)->name, (*(struct led_conf *const *)b)->name);
-}
-
-static int cmp_name_conf(const void *key, const void *elem)
-{
-	return strcmp(key, (*(struct led_conf *const *)elem)->name);
-}
-
-static int cmp_led(const void *a, const void *b)
-{
-	return strcmp((*(struct led *const *)a)->name, (*(struct led *const *)b)->name);
-}
-
-static int cmp_name_led(const void *key, const void *elem)
-{
-	return strcmp(key, (*(struct led *const *)elem)->name);
-}
-
-/* Sorted copies (NULL when out of memory: the lookups below fall back to the lists). */
-static struct led_conf **conf_sorted(const struct conf *c)
-{
-	struct led_conf **v = c->n_leds ? malloc(c->n_leds * sizeof(*v)) : NULL;
-
-	if (v) {
-		memcpy(v, c->leds, c->n_leds * sizeof(*v));
-		qsort(v, c->n_leds, sizeof(*v), cmp_conf);
-	}
-	return v;
-}
-
-static struct led **leds_sorted(const struct manager *m)
-{
-	struct led **v = m->n_leds ? malloc(m->n_leds * sizeof(*v)) : NULL;
-
-	if (v) {
-		memcpy(v, m->leds, m->n_leds * sizeof(*v));
-		qsort(v, m->n_leds, sizeof(*v), cmp_led);
-	}
-	return v;
-}
-
-static struct led_conf *find_conf(const struct conf *c, struct led_conf **sorted,
-				  const char *name)
-{
-	struct led_conf **f;
-
-	if (!sorted)
-		return conf_find(c, name);
-	f = bsearch(name, sorted, c->n_leds, sizeof(*sorted), cmp_name_conf);
-	return f ? *f : NULL;
-}
-
-static struct led *find_led(struct manager *m, struct led **sorted, size_t n, const char *name)
-{
-	struct led **f;
-
-	if (!sorted)
-		return manager_find_led(m, name);
-	f = bsearch(name, sorted, n, sizeof(*sorted), cmp_name_led);
-	return f ? *f : NULL;
-}
 
 /* Removed and recreated LEDs go first: their names and resources become free. */
 static void reload_remove(struct manager *m, struct conf *c)
@@ -614,7 +457,7 @@ static void reload_remove(struct manager *m, struct conf *c)
 		struct led *l = m->leds[i];
 		struct led_conf *nc = find_conf(c, sorted, l->name);
 
-		if (transient_is(m, l))
+		if (l->transient)
 			continue; /* not from the configuration: reload leaves it alone */
 		if (nc && led_compare(l, nc) != LED_CHANGE_RECREATE)
 			continue;
@@ -651,17 +494,17 @@ static void reload_update_add(struct manager *m, struct conf *c, struct reload_e
 {
 	/* The LEDs before this pass: an update changes none of them, and each name of the new
 	 * configuration is added at most once, so the copy stays right for both loops. */
-	_cleanup_free_ struct led **sorted = leds_sorted(m);
+	_cleanup_free_ struct led **sorted = leds_sorted(m->leds, m->n_leds);
 	size_t n_sorted = m->n_leds;
 
 	for (size_t i = 0; i < c->n_leds; i++) {
 		struct led_conf *nc = c->leds[i];
-		struct led *l = find_led(m, sorted, n_sorted, nc->name);
+		struct led *l = find_led(m->leds, m->n_leds, sorted, n_sorted, nc->name);
 		_cleanup_free_ char *err = NULL;
 
 		if (!l)
 			continue;
-		if (transient_is(m, l)) {
+		if (l->transient) {
 			report_transient_holds(m, nc, e);
 			continue;
 		}
@@ -674,7 +517,7 @@ static void reload_update_add(struct manager *m, struct conf *c, struct reload_e
 			report(m, &e->errors, &e->n, err ? err : "Failed to update an LED");
 	}
 	for (size_t i = 0; i < c->n_leds; i++)
-		if (c->leds[i] && !find_led(m, sorted, n_sorted, c->leds[i]->name))
+		if (c->leds[i] && !find_led(m->leds, m->n_leds, sorted, n_sorted, c->leds[i]->name))
 			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &e->errors, &e->n);
 }
 
@@ -694,11 +537,12 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	if (r >= 0) {
 		reload_remove(m, c);
 		reload_update_add(m, c, &e);
-		fdstore_release_unused(m, c); /* kept for a broken definition, now removed */
+		fdstore_release_unused(m->fdstore,
+				       c); /* kept for a broken definition, now removed */
 	}
 	m->reloading = false;
 	m->n_reloads++;
-	fdstore_flush(m); /* the new LEDs are kept when READY=1 says the reload is done */
+	fdstore_flush(m->fdstore); /* the new LEDs are kept when READY=1 says the reload is done */
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
@@ -708,7 +552,8 @@ int manager_reload(struct manager *m, char ***ret_errors)
 			(void)strv_push(ret_errors, NULL, strdup(e.errors[i]));
 	strv_free(m->load_errors);
 	m->load_errors = TAKE_PTR(e.errors);
-	bus_manager_changed(m, "LoadErrors");
+	if (m->hooks.reloaded)
+		m->hooks.reloaded(m);
 	return r < 0 ? r : 0;
 }
 

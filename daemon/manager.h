@@ -6,15 +6,32 @@
 #include <stddef.h>
 #include <systemd/sd-event.h>
 
+#include "led-types.h"
 #include "macro.h"
 #include "policy.h"
 
 struct led;
 struct conf;
-struct backend_shared;
 struct recorder;
-struct led_watch;
 struct access;
+struct bus;
+struct transients;
+struct fdstore;
+struct manager;
+
+/* What the daemon around the manager does at its steps (main.c wires them): the manager calls
+ * down into LEDs, configuration and fd store only. Each may be NULL. */
+struct manager_hooks {
+	/* The configured LEDs exist; before the unused stored fds go and READY=1 (main: the
+	 * transient LEDs of a crashed uledsd, then the bus). */
+	void (*started)(struct manager *m);
+	/* A reload is done; LoadErrors changed. */
+	void (*reloaded)(struct manager *m);
+	/* SIGUSR2: re-execute. */
+	void (*reexec)(struct manager *m);
+	/* The re-execution is sure to happen: leave the bus, the replies sent. */
+	void (*before_exec)(struct manager *m);
+};
 
 enum bus_kind {
 	BUS_KIND_NONE,
@@ -24,11 +41,10 @@ enum bus_kind {
 
 struct manager {
 	sd_event *event;
+	struct led_context led_ctx; /* what the LEDs share: paths, uleds flavour, listeners */
+	struct manager_hooks hooks;
 	char **config_dirs; /* search path, highest priority first */
-	char *uleds_path;   /* /dev/uleds */
-	char *sysfs_leds;   /* /sys/class/leds */
 	char *state_dir;    /* saved brightness of "restore" LEDs */
-	char *dev_dir;	    /* /dev, where GPIO chips appear */
 	enum bus_kind bus_kind;
 
 	struct led **leds;
@@ -39,33 +55,25 @@ struct manager {
 	struct policy policy; /* [uledsd] of the configuration in effect */
 	struct conf *defined; /* only the names the configuration defined (conf_defined_at) */
 
-	int uleds_ext;	 /* /dev/uleds has our kmod's ioctls: -1 not known yet, 0 no, 1 yes */
-	void *bus;	 /* bus.c */
-	void *transient; /* transient.c: LEDs made by CreateLED */
-	struct access *access; /* access.c: method calls waiting for dbus-daemon or polkit */
+	struct bus *bus;	      /* bus.c */
+	struct transients *transient; /* transient.c: LEDs made by CreateLED */
+	struct access *access;	      /* access.c: method calls waiting for dbus-daemon or polkit */
+	struct fdstore *fdstore;      /* fdstore.c: systemd's fd store */
 	bool reloading;
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify;	    /* NOTIFY_SOCKET is set: talk to systemd */
-	bool notify_warned;
-	bool keep_logged; /* fd store LEDs of broken definitions: said once */
 
-	struct backend_shared *backend_shared; /* per-manager state of backends (gpio's watch) */
-	struct led_watch *led_watch;	       /* every LED's fd, one sd-event source */
-	struct recorder *recorders;	       /* Manager.Record() pipes (record.c) */
-
-	/* LEDs whose fds go to the fd store in the next batch (fdstore.c) */
-	struct led **store_queue;
-	size_t n_store_queue;
-	sd_event_source *store_flush;
+	struct recorder *recorders; /* Manager.Record() pipes (record.c) */
 
 	sd_event_source *trigger_retry; /* armed while an LED waits for its trigger's module */
 	uint64_t trigger_retry_usec;	/* its interval now: doubles while nothing comes */
-
-	/* fds handed back by systemd's fd store at start (fdstore.c) */
-	int *stored_fds;
-	char **stored_names;
-	size_t n_stored;
 };
+
+/* The manager an LED of it belongs to (its context is the manager's led_ctx). */
+static inline struct manager *led_manager(const struct led *l)
+{
+	return (struct manager *)((char *)l->ctx - offsetof(struct manager, led_ctx));
+}
 
 int manager_new(struct manager **ret);
 struct manager *manager_free(struct manager *m);
@@ -78,8 +86,8 @@ int manager_start(struct manager *m);
  * errors found, as "FILE:LINE: ..." strings. */
 int manager_reload(struct manager *m, char ***ret_errors);
 int manager_run(struct manager *m);
-/* An LED's trigger is not available: look again in a while (manager.c, on_trigger_retry). */
-void manager_trigger_retry_arm(struct manager *m);
+/* Follow every LED of m (bus, recorder, state saver, fd store; main.c): -E2BIG when full. */
+int manager_listen(struct manager *m, const struct led_listener *listener);
 
 struct led *manager_find_led(struct manager *m, const char *name);
 /* Remove m->leds[i]; forget: drop its fd from systemd's fd store too. */

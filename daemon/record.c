@@ -19,7 +19,7 @@ struct recorder {
 	struct recorder *next;
 	int fd; /* the pipe's write end, O_NONBLOCK: the daemon never waits for a reader */
 	uid_t uid;
-	char **names;		    /* sorted, each once; NULL: every LED */
+	char **names; /* sorted, each once; NULL: every LED */
 	size_t n_names;
 	unsigned long long dropped; /* lines not written since the last that was */
 	sd_event_source *io;	    /* EPOLLERR: the reader closed its end */
@@ -104,7 +104,7 @@ static int format_event(char *buf, size_t size, const struct led *l, const struc
 	return snprintf(buf, size, "%llu\t%s\tbrightness\t%d\n", t, l->name, ev->brightness);
 }
 
-void record_event(struct manager *m, const struct led *l, const struct uleds_event *ev)
+static void record_event(struct manager *m, const struct led *l, const struct uleds_event *ev)
 {
 	struct recorder *r, *next;
 	char line[256], lost[128];
@@ -170,8 +170,7 @@ unsigned record_count(const struct manager *m)
 }
 
 /* The quotas of [uledsd] (root is held to none), then every name an LED. */
-static int record_check(struct manager *m, uid_t uid, char **names, size_t n,
-			const char **ret_name)
+static int record_check(struct manager *m, uid_t uid, char **names, size_t n, const char **ret_name)
 {
 	_cleanup_free_ bool *found = NULL;
 	unsigned mine = 0, all = 0;
@@ -262,8 +261,8 @@ int record_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const
 		safe_close(p[0]);
 		return r;
 	}
-	log_debug("Recording %zu LEDs for uid %u on fd %d.",
-		  n ? n : m->n_leds, (unsigned)uid, p[1]);
+	log_debug("Recording %zu LEDs for uid %u on fd %d.", n ? n : m->n_leds, (unsigned)uid,
+		  p[1]);
 	*ret_fd = p[0];
 	return 0;
 }
@@ -272,4 +271,10 @@ void record_stop_all(struct manager *m)
 {
 	while (m->recorders)
 		recorder_unlink(m->recorders);
+}
+
+void record_on_led_event(struct led *l, const struct led_event *ev, void *userdata)
+{
+	if (ev->type == LED_EVENT_RECORD)
+		record_event(userdata, l, ev->record);
 }

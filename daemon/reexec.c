@@ -8,8 +8,8 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "bus.h"
 #include "fdstore.h"
+#include "led-name.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
@@ -75,21 +75,26 @@ static int read_argv(char ***ret)
 /* Every LED fd with its name: the LEDs, and the fd store's LEDs kept for broken definitions. */
 static int collect_fds(struct manager *m, int **ret_fds, char **ret_names, size_t *ret_n)
 {
-	size_t n = 0, len = 0;
-	int *fds = calloc(m->n_leds + m->n_stored + 1, sizeof(int));
+	size_t n = 0, len = 0, n_kept = fdstore_n_kept(m->fdstore);
+	int *fds = calloc(m->n_leds + n_kept + 1, sizeof(int));
 	char *names = NULL;
 
 	if (!fds)
 		return -ENOMEM;
-	for (size_t i = 0; i < m->n_leds + m->n_stored; i++) {
-		const char *name = i < m->n_leds ? m->leds[i]->name : m->stored_names[i - m->n_leds];
-		int fd = i < m->n_leds ? m->leds[i]->fd : m->stored_fds[i - m->n_leds];
+	for (size_t i = 0; i < m->n_leds + n_kept; i++) {
+		const char *name = NULL;
+		int fd = -1;
 		_cleanup_free_ char *esc = NULL;
 		char *nn;
 
+		if (i < m->n_leds) {
+			name = m->leds[i]->name;
+			fd = m->leds[i]->fd;
+		} else
+			fdstore_kept(m->fdstore, i - m->n_leds, &name, &fd);
 		if (!name || fd < 0)
 			continue;
-		if (fdstore_name_escape(name, &esc) < 0 ||
+		if (led_name_escape(name, &esc) < 0 ||
 		    !(nn = realloc(names, len + strlen(esc) + 2))) {
 			free(fds);
 			free(names);
@@ -139,7 +144,8 @@ static int reexec_now(struct manager *m)
 	if (r < 0)
 		return log_error_errno(r, "Cannot re-execute %s: %m; running on.",
 				       exe ? exe : "uledsd");
-	fdstore_flush(m); /* LEDs made this iteration: the new process stores only new ones */
+	fdstore_flush(
+	    m->fdstore); /* LEDs made this iteration: the new process stores only new ones */
 	r = collect_fds(m, &fds, &names, &n);
 	if (r < 0)
 		return log_error_errno(r, "Cannot re-execute: %m; running on.");
@@ -150,7 +156,8 @@ static int reexec_now(struct manager *m)
 	 * be lost (restore LEDs' pending brightness), and leave the bus with our replies sent. */
 	for (size_t i = 0; i < m->n_leds; i++)
 		led_state_free(m->leds[i]);
-	bus_stop(m);
+	if (m->hooks.before_exec)
+		m->hooks.before_exec(m);
 	r = place_fds(fds, n);
 	if (r >= 0) {
 		snprintf(num, sizeof(num), "%d", (int)getpid());

@@ -9,6 +9,7 @@
 
 #include "conf.h"
 #include "fdstore.h"
+#include "led-name.h"
 #include "led.h"
 #include "log.h"
 #include "manager.h"
@@ -170,7 +171,7 @@ int transient_name_in_use(struct manager *m, const char *name, char **ret_reason
 	if (at)
 		return error_setf(ret_reason, -EEXIST,
 				  "'%s' is configured at %s; pick another name.", name, at);
-	if (asprintf(&path, "%s/%s", m->sysfs_leds, name) < 0)
+	if (asprintf(&path, "%s/%s", m->led_ctx.sysfs_leds, name) < 0)
 		return -ENOMEM;
 	if (access(path, F_OK) == 0)
 		return error_setf(ret_reason, -EEXIST,
@@ -202,7 +203,7 @@ static int record_write(const char *name, char **pairs, uid_t uid, char **ret_pa
 	size_t len;
 	int r;
 
-	if (!dir || fdstore_name_escape(name, &esc) < 0 || asprintf(&path, "%s/%s", dir, esc) < 0)
+	if (!dir || led_name_escape(name, &esc) < 0 || asprintf(&path, "%s/%s", dir, esc) < 0)
 		return -ENOMEM;
 	r = section_text(name, pairs, &text, &len);
 	if (r < 0)
@@ -284,6 +285,7 @@ static int transients_append(struct manager *m, struct led *l, uid_t uid, sd_bus
 	t->v = nv;
 	t->v[t->n++] =
 	    (struct transient_led){.led = l, .uid = uid, .track = track, .record = record};
+	l->transient = true;
 	m->leds[m->n_leds++] = l;
 	return 0;
 }
@@ -309,10 +311,11 @@ static int quota_check(struct manager *m, uid_t uid, char **ret_error)
 				  (unsigned)uid, mine, m->policy.transient_max_per_user,
 				  POLICY_SECTION);
 	if (all >= m->policy.transient_max)
-		return error_setf(ret_error, -EUSERS,
-				  "Users other than root have %u transient LEDs already "
-				  "(transient_max = %u in [%s] of uledsd.conf(5)); remove one first.",
-				  all, m->policy.transient_max, POLICY_SECTION);
+		return error_setf(
+		    ret_error, -EUSERS,
+		    "Users other than root have %u transient LEDs already "
+		    "(transient_max = %u in [%s] of uledsd.conf(5)); remove one first.",
+		    all, m->policy.transient_max, POLICY_SECTION);
 	return 0;
 }
 
@@ -339,7 +342,7 @@ int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_m
 	if (r < 0)
 		return error_setf(ret_error, r, "Failed to set up the transient LED: %s.",
 				  strerror(-r));
-	r = led_new(m, TAKE_PTR(owned), -1, &l, &err);
+	r = led_new(&m->led_ctx, TAKE_PTR(owned), -1, &l, &err);
 	if (r < 0) {
 		if (record)
 			(void)unlink(record);
@@ -379,7 +382,7 @@ int transient_remove(struct manager *m, struct led *l)
 	transient_entry_drop(t, (size_t)(e - t->v), true);
 	/* Its saved brightness (default_brightness = restore) goes with it: names come and go,
 	 * files in the state directory must not pile up. */
-	led_state_forget(l);
+	led_state_forget(l, m->state_dir);
 	for (size_t i = 0; i < m->n_leds; i++)
 		if (m->leds[i] == l) {
 			manager_remove_led(m, i, true);
@@ -447,14 +450,14 @@ static void restore_one(struct manager *m, const char *path)
 		(void)unlink(path);
 		return;
 	}
-	fd = fdstore_take(m, lc->name);
+	fd = fdstore_take(m->fdstore, lc->name);
 	if (fd < 0) { /* not in the fd store: uledsd was stopped, the LED went with it */
 		(void)unlink(path);
 		return;
 	}
-	if (led_new(m, TAKE_PTR(c->leds[0]), fd, &l, &err) < 0) {
+	if (led_new(&m->led_ctx, TAKE_PTR(c->leds[0]), fd, &l, &err) < 0) {
 		log_error("%s", err ? err : "Failed to adopt a transient LED.");
-		fdstore_forget(m, name, -1);
+		fdstore_forget(m->fdstore, name, -1);
 		(void)unlink(path);
 		return;
 	}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdstore.h"
+#include "led-name.h"
 #include "macro.h"
 #include "string-util.h"
 
@@ -19,9 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!in)
 		return 0;
 	/* Any input as an escaped name: either a name or -EINVAL. */
-	if (fdstore_name_unescape(in, &name) >= 0) {
-		assert(fdstore_name_escape(name, &esc) >= 0);
-		assert(fdstore_name_unescape(esc, &back) >= 0);
+	if (led_name_unescape(in, &name) >= 0) {
+		assert(led_name_escape(name, &esc) >= 0);
+		assert(led_name_unescape(esc, &back) >= 0);
 		assert(streq(back, name));
 		free(esc);
 		free(back);
@@ -29,10 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* Any input as a name: its escape is a valid FDNAME (printable ASCII, no ':') and
 	 * comes back unchanged. */
-	assert(fdstore_name_escape(in, &esc) >= 0);
+	assert(led_name_escape(in, &esc) >= 0);
 	for (const char *p = esc; *p; p++)
 		assert(*p > 0x20 && *p < 0x7f && *p != ':');
-	assert(fdstore_name_unescape(esc, &back) >= 0);
+	assert(led_name_unescape(esc, &back) >= 0);
 	assert(streq(back, in));
 	return 0;
 }

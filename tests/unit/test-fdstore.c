@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* FDNAME escaping: systemd's character set out, the LED name back, and nothing else accepted. */
 #include "fdstore.h"
+#include "led-name.h"
 #include "string-util.h"
 #include "test.h"
 
@@ -8,9 +9,9 @@ static void check_round_trip(const char *name, const char *want)
 {
 	_cleanup_free_ char *esc = NULL, *back = NULL;
 
-	CHECK_INT(fdstore_name_escape(name, &esc), 0, "escape");
+	CHECK_INT(led_name_escape(name, &esc), 0, "escape");
 	CHECK_STR(esc, want, name);
-	CHECK_INT(fdstore_name_unescape(esc, &back), 0, "unescape");
+	CHECK_INT(led_name_unescape(esc, &back), 0, "unescape");
 	CHECK_STR(back, name, "round trip");
 }
 
@@ -18,7 +19,7 @@ static void check_bad(const char *fdname)
 {
 	_cleanup_free_ char *back = NULL;
 
-	CHECK_INT(fdstore_name_unescape(fdname, &back), -EINVAL, fdname);
+	CHECK_INT(led_name_unescape(fdname, &back), -EINVAL, fdname);
 }
 
 int main(void)

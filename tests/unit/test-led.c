@@ -118,13 +118,18 @@ static struct manager *new_manager(void)
 		exit(2);
 	m->bus_kind = BUS_KIND_NONE;
 	m->notify = false;
-	free(m->sysfs_leds);
+	fdstore_set_notify(m->fdstore, false);
+	/* As main.c wires the daemon: recordings follow the LEDs. */
+	if (manager_listen(m, &(struct led_listener){.event = record_on_led_event, .userdata = m}) <
+	    0)
+		exit(2);
+	free(m->led_ctx.sysfs_leds);
 	snprintf(p, sizeof(p), "%s/sys", tmpdir);
-	m->sysfs_leds = strdup(p);
-	free(m->uleds_path);
+	m->led_ctx.sysfs_leds = strdup(p);
+	free(m->led_ctx.uleds_path);
 	/* A directory: stat() works, open(O_RDWR) fails, so only adopted LEDs can exist. */
 	snprintf(p, sizeof(p), "%s/uleds", tmpdir);
-	m->uleds_path = strdup(p);
+	m->led_ctx.uleds_path = strdup(p);
 	m->config_dirs = calloc(2, sizeof(char *));
 	snprintf(p, sizeof(p), "%s/conf", tmpdir);
 	m->config_dirs[0] = strdup(p);
@@ -138,12 +143,24 @@ static int store_fd(struct manager *m, const char *name, unsigned brightness, un
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
 		exit(2);
-	m->stored_fds = realloc(m->stored_fds, (m->n_stored + 1) * sizeof(int));
-	m->stored_names = realloc(m->stored_names, (m->n_stored + 1) * sizeof(char *));
-	m->stored_fds[m->n_stored] = sv[0];
-	m->stored_names[m->n_stored++] = strdup(name);
+	if (fdstore_put(m->fdstore, name, sv[0]) < 0)
+		exit(2);
 	fake_sysfs(name, brightness, max);
 	return sv[1];
+}
+
+/* The fd the store holds for name, not taken yet. */
+static int peer_fd_of(struct manager *m, const char *name)
+{
+	for (size_t i = 0; i < fdstore_n_kept(m->fdstore); i++) {
+		const char *n;
+		int fd;
+
+		fdstore_kept(m->fdstore, i, &n, &fd);
+		if (n && strcmp(n, name) == 0)
+			return fd;
+	}
+	exit(2);
 }
 
 static void send_value(int fd, int v)
@@ -190,7 +207,7 @@ static void test_forwarding(void)
 
 	peer = store_fd(m, "rec:led", 7, 100);
 	rec_calls = rec_attached = 0;
-	r = led_new(m, lc, fdstore_take(m, "rec:led"), &l, &err);
+	r = led_new(&m->led_ctx, lc, fdstore_take(m->fdstore, "rec:led"), &l, &err);
 	CHECK_INT(r, 0, "led_new");
 	if (r < 0) {
 		fprintf(stderr, "  %s\n", err ? err : "");
@@ -405,7 +422,8 @@ static void test_event_mode(void)
 	lc->backends[0] = b;
 	lc->n_backends = 1;
 	peer = store_fd(m, "ev:led", 0, 100);
-	CHECK_INT(led_new(m, lc, fdstore_take(m, "ev:led"), &l, &err), 0, "led_new");
+	CHECK_INT(led_new(&m->led_ctx, lc, fdstore_take(m->fdstore, "ev:led"), &l, &err), 0,
+		  "led_new");
 	CHECK_INT(l->mode, LED_MODE_LATEST, "a socket answers ENOTTY: latest-value mode");
 	l->mode = LED_MODE_EVENT_OFFLOAD; /* as the module's ioctl would have it */
 	l->event_size = sizeof(struct uleds_event);
@@ -468,7 +486,7 @@ static struct led *add_rec_led(struct manager *m, const char *name, int *ret_pee
 	lc->backends = calloc(1, sizeof(*lc->backends));
 	lc->backends[0] = b;
 	lc->n_backends = 1;
-	if (led_new(m, lc, fdstore_take(m, name), &l, &err) < 0) {
+	if (led_new(&m->led_ctx, lc, fdstore_take(m->fdstore, name), &l, &err) < 0) {
 		fprintf(stderr, "led_new %s: %s\n", name, err ? err : "");
 		exit(2);
 	}
@@ -529,7 +547,7 @@ static void test_many(void)
 
 		snprintf(name, sizeof(name), "many%03d", i);
 		peers[i] = store_fd(m, name, 0, 255);
-		copies[i] = dup(m->stored_fds[m->n_stored - 1]); /* systemd's copy */
+		copies[i] = dup(peer_fd_of(m, name)); /* systemd's copy */
 	}
 	CHECK_INT(manager_start(m), 0, "manager_start (many)");
 	CHECK_INT(m->n_leds, N_MANY, "every LED adopted");
@@ -617,7 +635,9 @@ static int recv_notify(int sock, char *text, size_t size)
 		char buf[CMSG_SPACE(sizeof(int) * 512)];
 	} control;
 	struct iovec iov = {.iov_base = text, .iov_len = size - 1};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = control.buf,
 			    .msg_controllen = sizeof(control.buf)};
 	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	int n_fds = 0;
@@ -657,13 +677,13 @@ static void test_store_batches(void)
 		snprintf(name, sizeof(name), "st%03d", i);
 		leds[i] = add_rec_led(m, name, &peers[i]);
 	}
-	m->notify = true;
-	m->uleds_ext = 1;
+	fdstore_set_notify(m->fdstore, true);
+	m->led_ctx.uleds_ext = 1;
 	for (int i = 0; i < N_STORE; i++)
-		fdstore_add(leds[i]);
+		fdstore_add(m->fdstore, leds[i]);
 	CHECK_INT(recv_notify(sock, text, sizeof(text)), -1, "nothing sent before the flush");
 	manager_remove_led(m, 0, true); /* st000: queued, never sent */
-	fdstore_flush(m);
+	fdstore_flush(m->fdstore);
 	n1 = recv_notify(sock, t1, sizeof(t1));
 	n2 = recv_notify(sock, t2, sizeof(t2));
 	n3 = recv_notify(sock, text, sizeof(text));
@@ -673,7 +693,8 @@ static void test_store_batches(void)
 	CHECK_STR(t1, "FDSTORE=1\nFDNAME=" FDSTORE_BATCH_NAME, "a batch's message");
 	CHECK_STR(t2, "FDSTORE=1\nFDNAME=" FDSTORE_BATCH_NAME, "the second batch's message");
 
-	fdstore_add(leds[N_STORE]); /* made later (CreateLED): sent by the next loop iteration */
+	fdstore_add(m->fdstore,
+		    leds[N_STORE]); /* made later (CreateLED): sent by the next loop iteration */
 	sd_event_run(m->event, 0);
 	CHECK_INT(recv_notify(sock, text, sizeof(text)), 1, "a later LED's fd sent by the loop");
 
@@ -682,12 +703,12 @@ static void test_store_batches(void)
 	CHECK_INT(recv_notify(sock, text, sizeof(text)), 0, "removal without the kmod: a message");
 	CHECK_STR(text, "FDSTOREREMOVE=1\nFDNAME=st001", "FDSTOREREMOVE by the LED's name");
 
-	m->uleds_ext = 0; /* in-tree uleds: each fd at once, under its LED's name */
-	fdstore_add(m->leds[0]);
+	m->led_ctx.uleds_ext = 0; /* in-tree uleds: each fd at once, under its LED's name */
+	fdstore_add(m->fdstore, m->leds[0]);
 	CHECK_INT(recv_notify(sock, text, sizeof(text)), 1, "in-tree: one fd a message, at once");
 	CHECK_STR(text, "FDSTORE=1\nFDNAME=st002", "in-tree: FDNAME is the LED's name");
 
-	m->notify = false;
+	fdstore_set_notify(m->fdstore, false);
 	manager_free(m);
 	unsetenv("NOTIFY_SOCKET");
 	close(sock);

@@ -25,15 +25,15 @@ static void write_file(const char *name, const char *text)
 	fclose(f);
 }
 
-/* led_state_load() for an LED named name whose state file holds text (NULL: no file). */
+/* The saved value for an LED named name whose state file holds text (NULL: no file). */
 static int load(const char *name, const char *text, unsigned *v)
 {
-	struct manager m = {.state_dir = tmpdir};
-	struct led l = {.manager = &m, .name = (char *)name};
+	char *dir = tmpdir;
+	struct led l = {.name = (char *)name};
 
 	if (text)
 		write_file(name, text);
-	return led_state_load(&l, v);
+	return state_saved_brightness(&l, v, &dir);
 }
 
 int main(void)
@@ -78,7 +78,8 @@ int main(void)
 
 		snprintf(path, sizeof(path), "%s/fifo", tmpdir);
 		mkfifo(path, 0644);
-		CHECK(load("fifo", NULL, &v) == -EBADMSG && v == 7, "a FIFO is refused without blocking");
+		CHECK(load("fifo", NULL, &v) == -EBADMSG && v == 7,
+		      "a FIFO is refused without blocking");
 		snprintf(path, sizeof(path), "%s/dir", tmpdir);
 		mkdir(path, 0755);
 		CHECK(load("dir", NULL, &v) == -EBADMSG && v == 7, "a directory is refused");
