@@ -3,7 +3,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "conf.h"
+#include "conf-files.h"
 #include "log.h"
 #include "string-util.h"
 

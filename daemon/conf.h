@@ -25,26 +25,10 @@ struct conf {
 	void *defined; /* tsearch tree of "NAME\0FILE:LINE" */
 };
 
-/* conf-files.c: default search path, highest priority first. */
-extern const char *const conf_default_dirs[];
-
-/* conf-files.c: the *.conf files to read, in application order (by file name). A name found in
- * an earlier directory hides the same name in later ones; a symlink to /dev/null (or an empty
- * file that is a link to it) masks the name. ret_notes (may be NULL): what hid what. */
-int conf_files_list(const char *const *dirs, char ***ret_files, char ***ret_notes);
-
 int conf_new(struct conf **ret);
 struct conf *conf_free(struct conf *c);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct conf *, conf_free)
 
-/* conf-parse.c: parse one file into c: errors are appended to c->errors, never fatal. */
-int conf_parse_file(struct conf *c, const char *path);
-/* Same, from an open stream (for tests). */
-int conf_parse_stream(struct conf *c, const char *path, FILE *f);
-/* Checks across files (exclusive backend resources); call after the last file. */
-void conf_finish(struct conf *c);
-/* conf_files_list + conf_parse_file for each + conf_finish. */
-int conf_load(const char *const *dirs, struct conf **ret);
 
 /* Appends a "FILE:LINE: ..." error (bytes that are not UTF-8 escaped: errors travel over
  * D-Bus). */

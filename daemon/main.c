@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "conf-files.h"
+#include "conf-load.h"
 #include "config.h"
 #include "backend.h"
 #include "conf.h"

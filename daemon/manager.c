@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
+#include "conf-load.h"
 #include "config.h"
 #include "backend.h"
 #include "conf.h"

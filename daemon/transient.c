@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conf-load.h"
+#include "conf-parse.h"
 #include "conf.h"
 #include "fdstore.h"
 #include "led-name.h"

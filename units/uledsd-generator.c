@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "conf-files.h"
+#include "conf-load.h"
 #include "conf.h"
 #include "string-util.h"
 

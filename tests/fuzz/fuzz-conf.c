@@ -3,6 +3,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "conf-load.h"
+#include "conf-parse.h"
 #include "conf.h"
 #include "log.h"
 

@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conf-files.h"
+#include "conf-load.h"
+#include "conf-parse.h"
 #include "config.h"
 #include "backend.h"
 #include "conf.h"

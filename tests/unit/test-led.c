@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "conf-load.h"
 #include "conf.h"
 #include "fdstore.h"
 #include "log.h"

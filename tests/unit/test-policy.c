@@ -2,6 +2,8 @@
 /* The trust model's settings ([uledsd], policy.c): defaults, keys, errors, reserved names. */
 #include <stdio.h>
 
+#include "conf-load.h"
+#include "conf-parse.h"
 #include "conf.h"
 #include "log.h"
 #include "policy.h"

@@ -2,6 +2,8 @@
 /* The basic helpers, and the LED name rule that depends on them (UTF-8 only, as D-Bus wants). */
 #include <limits.h>
 
+#include "conf-load.h"
+#include "conf-parse.h"
 #include "conf.h"
 #include "string-util.h"
 #include "test.h"
