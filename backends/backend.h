@@ -96,11 +96,6 @@ struct led_backend {
 	void *priv; /* ops->priv_size bytes */
 };
 
-/* NULL when no such backend is built in. */
-const struct backend_ops *backend_ops_find(const char *name);
-/* Comma-separated names of the built-in backends (static storage). */
-const char *backend_list_names(void);
-
 int led_backend_new(const struct backend_ops *ops, const char *file, unsigned line,
 		    struct led_backend **ret);
 /* Detaches (when attached) and frees. */
@@ -128,12 +123,3 @@ struct backend_shared;
 int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops, sd_event *event,
 		       const char *dev_dir, void **ret);
 struct backend_shared *backend_shared_free(struct backend_shared *list);
-
-extern const struct backend_ops backend_log;
-extern const struct backend_ops backend_pwm;
-#if HAVE_GPIO
-extern const struct backend_ops backend_gpio;
-#endif
-#if HAVE_DBUS
-extern const struct backend_ops backend_dbus;
-#endif

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/inotify.h>
 
-#include "gpio.h"
+#include "gpio-chips.h"
+#include "gpio-conf.h"
 #include "log.h"
 #include "string-util.h"
 
@@ -254,7 +255,7 @@ static void watcher_event(struct gpio_watcher *w, const struct inotify_event *ev
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
 			if ((p->request || p->busy_chip) && p->chip_name &&
 			    streq(p->chip_name, ev->name))
-				gpio_chip_gone(p);
+				w->chip_gone(p);
 		for (size_t i = 0; i < ce->n_pending; i++)
 			if (streq(ce->pending[i], ev->name))
 				ce->pending[i][0] = 0;
@@ -298,7 +299,7 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 	if (ce.rescan)
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
 			if (!p->request && !p->busy_chip)
-				gpio_try_attach(p);
+				w->chip_back(p);
 	return 0;
 }
 
@@ -316,7 +317,8 @@ void gpio_watcher_free(void *userdata)
 }
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpio_watcher *, gpio_watcher_free)
 
-int gpio_watcher_new(sd_event *event, const char *dev_dir, void **ret)
+int gpio_watcher_new(sd_event *event, const char *dev_dir, void (*chip_gone)(struct gpio_backend *),
+		     void (*chip_back)(struct gpio_backend *), void **ret)
 {
 	_cleanup_(gpio_watcher_freep) struct gpio_watcher *w = NULL;
 	int r;
@@ -325,6 +327,8 @@ int gpio_watcher_new(sd_event *event, const char *dev_dir, void **ret)
 	if (!w)
 		return -ENOMEM;
 	w->event = event;
+	w->chip_gone = chip_gone;
+	w->chip_back = chip_back;
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	w->dev_dir = strdup(dev_dir);
 	if (w->fd < 0 || !w->dev_dir)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpio.h"
+#include "gpio-conf.h"
 #include "string-util.h"
 
 static bool all_digits(const char *s)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pwm.h"
+#include "pwm-conf.h"
 #include "string-util.h"
 
 #define errorf(ret_error, ...) error_setf(ret_error, -EINVAL, __VA_ARGS__)

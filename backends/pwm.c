@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "pwm.h"
+#include "pwm-conf.h"
 #include "string-util.h"
 
 /* Per manager: kernel uevents for chips that come and go (PWM chips have no /dev node and
@@ -234,7 +234,60 @@ static void channels_release(struct pwm_backend *p, bool chip_gone)
 	}
 }
 
-/* Export (or take back what our records say is ours) and configure every channel. */
+/* Export channel i (or take it back when our record says it is ours) and configure it.
+ * Returns < 0 when it cannot be had; the state says why. */
+static int channel_take(struct pwm_backend *p, unsigned i, unsigned long long npwm)
+{
+	_cleanup_free_ char *dir = NULL;
+	unsigned ch = p->channel[i];
+	int r;
+
+	if (ch >= npwm) {
+		pwm_report(p, false, LOG_ERR,
+			   "channel %u is past the %llu channels of %s (%s); fix pwm.channel", ch,
+			   npwm, p->device, p->chip_dir);
+		return -ERANGE;
+	}
+	if (asprintf(&dir, "%s/pwm%u", p->chip_dir, ch) < 0)
+		return -ENOMEM;
+	/* Exported already: ours when our record says so (a crash left it), else someone
+	 * else's. */
+	if (access(dir, F_OK) == 0 && !record_exists(p, ch)) {
+		pwm_report(p, false, LOG_ERR,
+			   "PWM %u of %s is exported by someone else (/sys/kernel/debug/pwm shows "
+			   "it requested by sysfs); unexport it (echo %u > %s/unexport) or pick "
+			   "another channel, then reload",
+			   ch, p->device, ch, p->chip_dir);
+		return -EBUSY;
+	}
+	r = record_add(p, ch);
+	if (r >= 0 && access(dir, F_OK) < 0)
+		r = write_attr_u(p->chip_dir, "export", ch);
+	if (r == -EBUSY) {
+		record_remove(p, ch);
+		pwm_report(p, false, LOG_ERR,
+			   "PWM %u of %s is in use by a kernel driver (/sys/kernel/debug/pwm names "
+			   "it); pick another channel or unbind that driver, then reload",
+			   ch, p->device);
+		return r;
+	}
+	if (r >= 0) {
+		p->exported[i] = true;
+		r = channel_configure(p, dir, i);
+	}
+	if (r < 0)
+		pwm_report(p, false, LOG_ERR, "failed to set up PWM %u of %s: %s%s", ch, p->device,
+			   strerror(-r),
+			   r == -EROFS || r == -EACCES
+			       ? " (the unit's sandbox keeps sysfs read-only until "
+				 "uledsd-generator opens it for the chips configured: run "
+				 "'systemctl daemon-reload && systemctl restart uledsd'; "
+				 "uledsd.conf(5), \"Under the shipped systemd unit\")"
+			       : "");
+	return r;
+}
+
+/* Find the chip, then take every channel, or none. */
 static void pwm_try_attach(struct pwm_backend *p)
 {
 	_cleanup_free_ char *chip_dir = NULL, *device = NULL;
@@ -255,63 +308,15 @@ static void pwm_try_attach(struct pwm_backend *p)
 	p->device = TAKE_PTR(device);
 	p->chip_dir = TAKE_PTR(chip_dir);
 	(void)read_attr_ull(p->chip_dir, "npwm", &npwm);
-	for (unsigned i = 0; i < p->n_channels; i++) {
-		_cleanup_free_ char *dir = NULL;
-		unsigned ch = p->channel[i];
-
-		if (ch >= npwm) {
-			pwm_report(p, false, LOG_ERR,
-				   "channel %u is past the %llu channels of %s (%s); fix pwm.channel",
-				   ch, npwm, p->device, p->chip_dir);
-			goto release;
+	for (unsigned i = 0; i < p->n_channels; i++)
+		if (channel_take(p, i, npwm) < 0) {
+			channels_release(p, false);
+			free(p->chip_dir);
+			p->chip_dir = NULL;
+			return;
 		}
-		if (asprintf(&dir, "%s/pwm%u", p->chip_dir, ch) < 0)
-			goto release;
-		/* Exported already: ours when our record says so (a crash left it), else
-		 * someone else's. */
-		if (access(dir, F_OK) == 0 && !record_exists(p, ch)) {
-			pwm_report(p, false, LOG_ERR,
-				   "PWM %u of %s is exported by someone else (/sys/kernel/debug/pwm "
-				   "shows it requested by sysfs); unexport it (echo %u > "
-				   "%s/unexport) or pick another channel, then reload",
-				   ch, p->device, ch, p->chip_dir);
-			goto release;
-		}
-		r = record_add(p, ch);
-		if (r >= 0 && access(dir, F_OK) < 0)
-			r = write_attr_u(p->chip_dir, "export", ch);
-		if (r == -EBUSY) {
-			record_remove(p, ch);
-			pwm_report(p, false, LOG_ERR,
-				   "PWM %u of %s is in use by a kernel driver (/sys/kernel/debug/pwm "
-				   "names it); pick another channel or unbind that driver, then "
-				   "reload",
-				   ch, p->device);
-			goto release;
-		}
-		if (r >= 0) {
-			p->exported[i] = true;
-			r = channel_configure(p, dir, i);
-		}
-		if (r < 0) {
-			pwm_report(p, false, LOG_ERR, "failed to set up PWM %u of %s: %s%s", ch,
-				   p->device, strerror(-r),
-				   r == -EROFS || r == -EACCES
-				       ? " (the unit's sandbox keeps sysfs read-only until "
-					 "uledsd-generator opens it for the chips configured: run "
-					 "'systemctl daemon-reload && systemctl restart uledsd'; "
-					 "uledsd.conf(5), \"Under the shipped systemd unit\")"
-				       : "");
-			goto release;
-		}
-	}
 	pwm_report(p, true, LOG_INFO, "attached to %s (%s), period %llu ns", p->device,
 		   p->chip_dir, pwm_period_of(p));
-	return;
-release:
-	channels_release(p, false);
-	free(p->chip_dir);
-	p->chip_dir = NULL;
 }
 
 static void pwm_chip_gone(struct pwm_backend *p)

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "conf-section.h"
+#include "registry.h"
 #include "string-util.h"
 
 /* ---- values ---- */

@@ -16,6 +16,7 @@
 #include "manager.h"
 #include "record.h"
 #include "reexec.h"
+#include "registry.h"
 #include "string-util.h"
 #include "transient.h"
 

@@ -12,6 +12,7 @@
 #include "conf.h"
 #include "led-conf.h"
 #include "macro.h"
+#include "registry.h"
 #include "string-util.h"
 #include "test.h"
 

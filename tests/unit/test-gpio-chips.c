@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "gpio.h"
+#include "gpio-chips.h"
 #include "string-util.h"
 #include "test.h"
 

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "log.h"
 #include "ratelimit.h"
+#include "registry.h"
 #include "string-util.h"
 #include "test.h"
 

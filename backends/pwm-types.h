@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The pwm backend's parts: the configuration (pwm-conf.c) and the runtime (pwm.c). */
+/* The pwm backend's data, shared by its configuration (pwm-conf.c) and runtime (pwm.c). */
 #pragma once
 
 #include <stdbool.h>
@@ -40,11 +40,3 @@ static inline unsigned long long pwm_period_of(const struct pwm_backend *p)
 {
 	return p->period_ns ? p->period_ns : PWM_DEFAULT_PERIOD_NS;
 }
-
-/* pwm-conf.c: the pwm.* keys, checks without hardware, reload identity, the sandbox's paths */
-int pwm_parse(struct led_backend *b, const char *key, const char *value, char **ret_error);
-int pwm_verify(struct led_backend *b, char **ret_error);
-char *pwm_claim(const struct led_backend *b);
-bool pwm_same(const struct led_backend *a, const struct led_backend *b);
-void pwm_free_priv(struct led_backend *b);
-char *pwm_sysfs_writes(const struct led_backend *b, const char *sysfs);

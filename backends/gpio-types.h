@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The gpio backend's data, shared by its configuration, chip-scan and runtime files. */
+/* The gpio backend's data, shared by its configuration (gpio-conf.c), chip scan (gpio-chips.c),
+ * line (gpio-line.c) and runtime (gpio.c) files. */
 #pragma once
 
 #include <gpiod.h>
@@ -74,37 +75,10 @@ struct gpio_watcher {
 	int fd;
 	sd_event_source *io;
 	struct gpio_backend *backends;
+	/* what a chip event does to a backend waiting here (gpio-line.c, given by gpio.c) */
+	void (*chip_gone)(struct gpio_backend *p);
+	void (*chip_back)(struct gpio_backend *p); /* a chip appeared: try to attach again */
 	struct gpio_chip_entry *chips;
 	size_t n_chips;
 	bool chips_valid;
 };
-
-/* gpio-conf.c: the configuration half of struct backend_ops */
-int gpio_parse(struct led_backend *b, const char *key, const char *value, char **ret_error);
-int gpio_verify(struct led_backend *b, char **ret_error);
-char *gpio_claim(const struct led_backend *b);
-bool gpio_same(const struct led_backend *a, const struct led_backend *b);
-void gpio_free_priv(struct led_backend *b);
-/* "gpiochip2" for "/dev/gpiochip2" and "gpiochip2"; else the string itself (a label). */
-const char *gpio_chip_key(const char *chip);
-bool gpio_is_chip_name(const char *s);
-
-/* gpio-chips.c: the watcher and its scan */
-int gpio_watcher_new(sd_event *event, const char *dev_dir, void **ret);
-void gpio_watcher_free(void *w);
-void gpio_watcher_add(struct gpio_watcher *w, struct gpio_backend *p);
-void gpio_watcher_remove(struct gpio_backend *p);
-/* Scan every chip once (names, labels, line names), unless the scan is still valid. */
-int gpio_chips_load(struct gpio_watcher *w);
-void gpio_chips_clear(struct gpio_watcher *w);
-const struct gpio_chip_entry *gpio_chips_get(struct gpio_watcher *w, const char *name);
-/* Offset of the line called line on e, or -ENOENT. */
-int gpio_chip_entry_line(const struct gpio_chip_entry *e, const char *line);
-/* The scanned chips as "gpiochip0 [label], gpiochip1 [label]" ("none" without any). */
-int gpio_chips_describe(const struct gpio_watcher *w, char **ret);
-/* ops->check: -ENOENT with a warning when gpio.chip (or the line name) matches no chip now. */
-int gpio_check(const struct led_backend *b, const char *dev_dir, char **ret_warning);
-
-/* gpio.c: what a chip event does to a backend */
-void gpio_try_attach(struct gpio_backend *p);
-void gpio_chip_gone(struct gpio_backend *p);
