@@ -10,12 +10,16 @@
 /* Reload is synchronous and waits for the kernel; give it longer than sd-bus's 25 s. */
 #define RELOAD_TIMEOUT_USEC (120ULL * 1000000ULL)
 
+static void strv_free(char **l)
+{
+	for (char **s = l; s && *s; s++)
+		free(*s);
+	free(l);
+}
+
 static void strv_freep(char ***l)
 {
-	if (*l)
-		for (char **s = *l; *s; s++)
-			free(*s);
-	free(*l);
+	strv_free(*l);
 }
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
 
@@ -61,6 +65,45 @@ static void list_pick(const char *const *all, const size_t *shown, size_t n, con
 		ret[i] = all[shown[i]];
 }
 
+static void list_json(const struct ctl *c, const struct ctl_led *leds, size_t n_leds)
+{
+	struct json j = {.f = stdout, .pretty = c->tty};
+
+	json_begin(&j, '[');
+	for (size_t i = 0; i < n_leds; i++)
+		json_led(&j, &leds[i]);
+	json_end(&j, ']');
+}
+
+/* One LED's row, in the columns shown. */
+static void list_row(struct ctl *c, struct table *t, const struct ctl_led *l, const size_t *shown,
+		     size_t n_shown)
+{
+	_cleanup_free_ char *name = NULL, *bright = NULL, *backends = NULL, *color = NULL;
+	char lamp[32];
+	bool ok;
+
+	ctl_lamp_color(c, l, lamp);
+	backends = backends_summary(l, &ok);
+	color = ctl_color_text(l, ":", " ");
+	if (asprintf(&name, "%s%s", l->name, l->transient ? " (transient)" : "") < 0)
+		name = NULL;
+	if (asprintf(&bright, "%u/%u", l->brightness, l->max_brightness) < 0)
+		bright = NULL;
+	const char *cells[_LIST_COLUMNS] = {
+	    [LIST_LAMP] = ctl_lamp_glyph(l), [LIST_LED] = name,
+	    [LIST_BRIGHTNESS] = bright,	     [LIST_COLOR] = color ? color : "-",
+	    [LIST_TRIGGER] = l->trigger,     [LIST_BACKENDS] = backends,
+	};
+	const char *colors[_LIST_COLUMNS] = {
+	    [LIST_LAMP] = lamp, [LIST_BACKENDS] = ok ? NULL : ANSI_RED};
+	const char *row_cells[_LIST_COLUMNS], *row_colors[_LIST_COLUMNS];
+
+	list_pick(cells, shown, n_shown, row_cells);
+	list_pick(colors, shown, n_shown, row_colors);
+	table_add(t, row_cells, row_colors);
+}
+
 int cmd_list(struct ctl *c, char **args, size_t n)
 {
 	static const char *const headers[_LIST_COLUMNS] = {
@@ -79,12 +122,7 @@ int cmd_list(struct ctl *c, char **args, size_t n)
 	if (r > 0)
 		return r;
 	if (c->json) {
-		struct json j = {.f = stdout, .pretty = c->tty};
-
-		json_begin(&j, '[');
-		for (size_t i = 0; i < n_leds; i++)
-			json_led(&j, &leds[i]);
-		json_end(&j, ']');
+		list_json(c, leds, n_leds);
 		ctl_leds_free(leds, n_leds);
 		return CTL_EXIT_OK;
 	}
@@ -102,32 +140,8 @@ int cmd_list(struct ctl *c, char **args, size_t n)
 		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
 	}
 	table_set_right(t, c->tty ? LIST_BRIGHTNESS : LIST_BRIGHTNESS - 1);
-	for (size_t i = 0; i < n_leds; i++) {
-		const struct ctl_led *l = &leds[i];
-		_cleanup_free_ char *name = NULL, *bright = NULL, *backends = NULL, *color = NULL;
-		char lamp[32];
-		bool ok;
-
-		ctl_lamp_color(c, l, lamp);
-		backends = backends_summary(l, &ok);
-		color = ctl_color_text(l, ":", " ");
-		if (asprintf(&name, "%s%s", l->name, l->transient ? " (transient)" : "") < 0)
-			name = NULL;
-		if (asprintf(&bright, "%u/%u", l->brightness, l->max_brightness) < 0)
-			bright = NULL;
-		const char *cells[_LIST_COLUMNS] = {
-		    [LIST_LAMP] = ctl_lamp_glyph(l), [LIST_LED] = name,
-		    [LIST_BRIGHTNESS] = bright,	     [LIST_COLOR] = color ? color : "-",
-		    [LIST_TRIGGER] = l->trigger,     [LIST_BACKENDS] = backends,
-		};
-		const char *colors[_LIST_COLUMNS] = {
-		    [LIST_LAMP] = lamp, [LIST_BACKENDS] = ok ? NULL : ANSI_RED};
-		const char *row_cells[_LIST_COLUMNS], *row_colors[_LIST_COLUMNS];
-
-		list_pick(cells, shown, n_shown, row_cells);
-		list_pick(colors, shown, n_shown, row_colors);
-		table_add(t, row_cells, row_colors);
-	}
+	for (size_t i = 0; i < n_leds; i++)
+		list_row(c, t, &leds[i], shown, n_shown);
 	ctl_pager_open(c);
 	table_print(c, t, stdout);
 	if (c->tty && n_leds == 0)
@@ -168,101 +182,127 @@ static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
 		printf("    Backends: none\n");
 }
 
-int cmd_status(struct ctl *c, char **args, size_t n)
-{
-	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-	_cleanup_free_ char *version = NULL;
-	_cleanup_strv_free_ char **errors = NULL;
-	struct ctl_led *leds = NULL;
-	size_t n_leds = 0, n_shown = 0;
-	bool *shown = NULL, errors_known = true;
-	int r, ret = CTL_EXIT_OK;
+/* What status shows: the daemon's version and load errors, and the LEDs asked for. */
+struct status {
+	char *version;
+	char **errors;
+	bool errors_known; /* LoadErrors is not in every uledsd */
+	struct ctl_led *leds;
+	size_t n_leds;
+	bool *shown;
+};
 
-	r = sd_bus_get_property_string(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "Version", &e,
-				       &version);
-	if (r < 0)
-		return ctl_error(c, r, &e, "Failed to read uledsd's version");
-	/* LoadErrors is not in every uledsd: without it, say so rather than claim "no errors". */
-	r = sd_bus_get_property_strv(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "LoadErrors",
-				     &e, &errors);
-	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
-		return ctl_error(c, r, &e, "Failed to read the errors of the last load");
-	errors_known = r >= 0;
-	r = ctl_get_leds(c, &leds, &n_leds);
-	if (r > 0)
-		return r;
-	shown = calloc(n_leds + 1, sizeof(bool));
-	if (!shown) {
-		ctl_leds_free(leds, n_leds);
+static void status_done(struct status *st)
+{
+	free(st->version);
+	strv_free(st->errors);
+	free(st->shown);
+	ctl_leds_free(st->leds, st->n_leds);
+}
+
+/* Marks the LEDs named in args (all without args); a name not managed is an error. */
+static int status_select(struct ctl *c, struct status *st, char **args, size_t n)
+{
+	int ret = CTL_EXIT_OK;
+
+	st->shown = calloc(st->n_leds + 1, sizeof(bool));
+	if (!st->shown)
 		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
-	}
 	for (size_t a = 0; a < n; a++) {
 		bool found = false;
 
-		for (size_t i = 0; i < n_leds; i++)
-			if (streq(leds[i].name, args[a])) {
-				shown[i] = found = true;
-				n_shown++;
-			}
+		for (size_t i = 0; i < st->n_leds; i++)
+			if (streq(st->leds[i].name, args[a]))
+				st->shown[i] = found = true;
 		if (!found)
 			ret = ctl_fail(c, CTL_EXIT_FAILURE,
 				       "No LED named '%s' is managed by uledsd; 'uledsctl list' "
 				       "shows those that are.",
 				       args[a]);
 	}
-	if (n == 0)
-		for (size_t i = 0; i < n_leds; i++)
-			shown[i] = true;
-
-	if (c->json) {
-		struct json j = {.f = stdout, .pretty = c->tty};
-
-		json_begin(&j, '{');
-		json_key(&j, "version");
-		json_string(&j, version);
-		json_key(&j, "bus");
-		json_string(&j, c->address ? c->address : c->bus_kind);
-		json_key(&j, "led_count");
-		json_uint(&j, n_leds);
-		json_key(&j, "errors");
-		if (errors_known && !errors) /* sd-bus reads an empty array as NULL */
-			json_strv(&j, (char *[]){NULL});
-		else
-			json_strv(&j, errors_known ? errors : NULL);
-		json_key(&j, "leds");
-		json_begin(&j, '[');
-		for (size_t i = 0; i < n_leds; i++)
-			if (shown[i])
-				json_led(&j, &leds[i]);
-		json_end(&j, ']');
-		json_end(&j, '}');
-	} else {
-		size_t n_errors = 0;
-
-		for (char **s = errors; s && *s; s++)
-			n_errors++;
-		ctl_pager_open(c);
-		printf("%suledsd %s%s on the %s: %zu LED%s\n", ctl_ansi(c, ANSI_BOLD), version,
-		       ctl_ansi(c, ANSI_RESET), c->bus_desc, n_leds, n_leds == 1 ? "" : "s");
-		if (!errors_known)
-			printf("Errors: not reported by this uledsd ('sudo uledsctl reload' lists "
-			       "them)\n");
-		else if (n_errors == 0)
-			printf("Errors: none in the last (re)load\n");
-		else
-			printf("Errors: %s%zu in the last (re)load%s\n", ctl_ansi(c, ANSI_RED),
-			       n_errors, ctl_ansi(c, ANSI_RESET));
-		for (char **s = errors; s && *s; s++)
-			printf("  %s\n", *s);
-		for (size_t i = 0; i < n_leds; i++)
-			if (shown[i]) {
-				putchar('\n');
-				print_led_detail(c, &leds[i]);
-			}
-	}
-	free(shown);
-	ctl_leds_free(leds, n_leds);
+	for (size_t i = 0; n == 0 && i < st->n_leds; i++)
+		st->shown[i] = true;
 	return ret;
+}
+
+static void status_json(const struct ctl *c, const struct status *st)
+{
+	struct json j = {.f = stdout, .pretty = c->tty};
+
+	json_begin(&j, '{');
+	json_key(&j, "version");
+	json_string(&j, st->version);
+	json_key(&j, "bus");
+	json_string(&j, c->address ? c->address : c->bus_kind);
+	json_key(&j, "led_count");
+	json_uint(&j, st->n_leds);
+	json_key(&j, "errors");
+	if (st->errors_known && !st->errors) /* sd-bus reads an empty array as NULL */
+		json_strv(&j, (char *[]){NULL});
+	else
+		json_strv(&j, st->errors_known ? st->errors : NULL);
+	json_key(&j, "leds");
+	json_begin(&j, '[');
+	for (size_t i = 0; i < st->n_leds; i++)
+		if (st->shown[i])
+			json_led(&j, &st->leds[i]);
+	json_end(&j, ']');
+	json_end(&j, '}');
+}
+
+static void status_text(struct ctl *c, const struct status *st)
+{
+	size_t n_errors = 0;
+
+	for (char **s = st->errors; s && *s; s++)
+		n_errors++;
+
+	ctl_pager_open(c);
+	printf("%suledsd %s%s on the %s: %zu LED%s\n", ctl_ansi(c, ANSI_BOLD), st->version,
+	       ctl_ansi(c, ANSI_RESET), c->bus_desc, st->n_leds, st->n_leds == 1 ? "" : "s");
+	if (!st->errors_known)
+		printf("Errors: not reported by this uledsd ('sudo uledsctl reload' lists them)\n");
+	else if (n_errors == 0)
+		printf("Errors: none in the last (re)load\n");
+	else
+		printf("Errors: %s%zu in the last (re)load%s\n", ctl_ansi(c, ANSI_RED), n_errors,
+		       ctl_ansi(c, ANSI_RESET));
+	for (char **s = st->errors; s && *s; s++)
+		printf("  %s\n", *s);
+	for (size_t i = 0; i < st->n_leds; i++)
+		if (st->shown[i]) {
+			putchar('\n');
+			print_led_detail(c, &st->leds[i]);
+		}
+}
+
+int cmd_status(struct ctl *c, char **args, size_t n)
+{
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_(status_done) struct status st = {.errors_known = true};
+	int r;
+
+	r = sd_bus_get_property_string(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "Version", &e,
+				       &st.version);
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to read uledsd's version");
+	/* LoadErrors is not in every uledsd: without it, say so rather than claim "no errors". */
+	r = sd_bus_get_property_strv(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "LoadErrors",
+				     &e, &st.errors);
+	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
+		return ctl_error(c, r, &e, "Failed to read the errors of the last load");
+	st.errors_known = r >= 0;
+	r = ctl_get_leds(c, &st.leds, &st.n_leds);
+	if (r > 0)
+		return r;
+	r = status_select(c, &st, args, n);
+	if (!st.shown)
+		return r;
+	if (c->json)
+		status_json(c, &st);
+	else
+		status_text(c, &st);
+	return r;
 }
 
 /* A method of an LED that changes state: through polkit's interactive path on a terminal. */

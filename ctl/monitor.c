@@ -341,6 +341,52 @@ static int on_poll(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
+/* The signals that change what is shown, then the poll of brightness (a trigger's changes
+ * are not signalled). Matches first, state second: nothing that happens in between is lost. */
+static int monitor_watch(struct monitor *m)
+{
+	int r = sd_bus_attach_event(m->c->bus, m->event, SD_EVENT_PRIORITY_NORMAL);
+
+	if (r >= 0)
+		r = sd_bus_match_signal(m->c->bus, NULL, "org.freedesktop.DBus",
+					"/org/freedesktop/DBus", "org.freedesktop.DBus",
+					"NameOwnerChanged", on_name_owner_changed, m);
+	if (r >= 0)
+		r = sd_bus_add_match(m->c->bus, NULL,
+				     "type='signal',interface='org.freedesktop.DBus.Properties',"
+				     "member='PropertiesChanged',path_namespace='" MANAGER_PATH "'",
+				     on_properties_changed, m);
+	if (r >= 0)
+		r = sd_bus_match_signal(m->c->bus, NULL, NULL, MANAGER_PATH,
+					"org.freedesktop.DBus.ObjectManager", "InterfacesAdded",
+					on_interfaces_added, m);
+	if (r >= 0)
+		r = sd_bus_match_signal(m->c->bus, NULL, NULL, MANAGER_PATH,
+					"org.freedesktop.DBus.ObjectManager", "InterfacesRemoved",
+					on_interfaces_removed, m);
+	if (r >= 0)
+		r = sd_bus_match_signal(m->c->bus, NULL, NULL, "/org/freedesktop/DBus/Local",
+					"org.freedesktop.DBus.Local", "Disconnected",
+					on_disconnected, m);
+	if (r >= 0)
+		r = sd_event_add_time_relative(m->event, NULL, CLOCK_MONOTONIC, POLL_USEC, 0,
+					       on_poll, m);
+	return r;
+}
+
+/* "is not there (yet)" for each LED asked for that the daemon does not have now. */
+static void monitor_say_missing(struct monitor *m, char **args, size_t n)
+{
+	for (size_t i = 0; m->owner && i < n; i++) {
+		bool present = false;
+
+		for (size_t j = 0; j < m->n_leds; j++)
+			present = present || streq(m->leds[j].name, args[i]);
+		if (!present)
+			say(m, args[i], "is not there (yet); waiting for it to appear");
+	}
+}
+
 int cmd_monitor(struct ctl *c, char **args, size_t n)
 {
 	struct monitor m = {.c = c, .names = args, .n_names = n};
@@ -360,46 +406,14 @@ int cmd_monitor(struct ctl *c, char **args, size_t n)
 	/* NULL handlers: sd-event's default, which leaves the loop, so Ctrl-C exits with 0. */
 	sd_event_add_signal(m.event, NULL, SIGINT, NULL, NULL);
 	sd_event_add_signal(m.event, NULL, SIGTERM, NULL, NULL);
-	r = sd_bus_attach_event(c->bus, m.event, SD_EVENT_PRIORITY_NORMAL);
-	/* Matches first, state second: nothing that happens in between is lost. */
-	if (r >= 0)
-		r = sd_bus_match_signal(c->bus, NULL, "org.freedesktop.DBus",
-					"/org/freedesktop/DBus", "org.freedesktop.DBus",
-					"NameOwnerChanged", on_name_owner_changed, &m);
-	if (r >= 0)
-		r = sd_bus_add_match(c->bus, NULL,
-				     "type='signal',interface='org.freedesktop.DBus.Properties',"
-				     "member='PropertiesChanged',path_namespace='" MANAGER_PATH "'",
-				     on_properties_changed, &m);
-	if (r >= 0)
-		r = sd_bus_match_signal(c->bus, NULL, NULL, MANAGER_PATH,
-					"org.freedesktop.DBus.ObjectManager", "InterfacesAdded",
-					on_interfaces_added, &m);
-	if (r >= 0)
-		r = sd_bus_match_signal(c->bus, NULL, NULL, MANAGER_PATH,
-					"org.freedesktop.DBus.ObjectManager", "InterfacesRemoved",
-					on_interfaces_removed, &m);
-	if (r >= 0)
-		r = sd_bus_match_signal(c->bus, NULL, NULL, "/org/freedesktop/DBus/Local",
-					"org.freedesktop.DBus.Local", "Disconnected",
-					on_disconnected, &m);
-	if (r >= 0)
-		r = sd_event_add_time_relative(m.event, NULL, CLOCK_MONOTONIC, POLL_USEC, 0,
-					       on_poll, &m);
+	r = monitor_watch(&m);
 	if (r < 0) {
 		sd_event_unref(m.event);
 		return ctl_error(c, r, NULL, "Failed to watch uledsd");
 	}
 	if (load(&m, "is running") == 0)
 		say(&m, "uledsd", "is not running; waiting for it to start");
-	for (size_t i = 0; m.owner && i < n; i++) {
-		bool present = false;
-
-		for (size_t j = 0; j < m.n_leds; j++)
-			present = present || streq(m.leds[j].name, args[i]);
-		if (!present)
-			say(&m, args[i], "is not there (yet); waiting for it to appear");
-	}
+	monitor_say_missing(&m, args, n);
 	r = sd_event_loop(m.event);
 	row_clear(&m);
 	fflush(stdout);

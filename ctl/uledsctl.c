@@ -147,73 +147,115 @@ static int usage_error(const char *fmt, const char *arg)
 	return CTL_EXIT_USAGE;
 }
 
-int main(int argc, char *argv[])
-{
-	static const struct option options[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, ARG_VERSION},
-	    {"json", no_argument, NULL, ARG_JSON},
-	    {"no-pager", no_argument, NULL, ARG_NO_PAGER},
-	    {"bus", required_argument, NULL, ARG_BUS},
-	    {"address", required_argument, NULL, ARG_ADDRESS},
-	    {"max", required_argument, NULL, ARG_MAX},
-	    {"trigger", required_argument, NULL, ARG_TRIGGER},
-	    {"backend", required_argument, NULL, ARG_BACKEND},
-	    {"keep", no_argument, NULL, ARG_KEEP},
-	    {"duration", required_argument, NULL, ARG_DURATION},
-	    {"count", required_argument, NULL, ARG_COUNT},
-	    {"format", required_argument, NULL, ARG_FORMAT},
-	    {"svg", required_argument, NULL, ARG_SVG},
-	    {},
-	};
-	struct ctl c = {.bus_kind = "system"};
-	const struct command *cmd = NULL;
-	const char *term = getenv("TERM");
-	bool help = false;
-	size_t n;
-	int opt, r;
+#define CTL_CONTINUE (-1) /* from the steps of main(): no exit code yet, go on */
 
-	/* Options may follow the command, as with systemctl: getopt permutes. */
+static const struct option options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, ARG_VERSION},
+    {"json", no_argument, NULL, ARG_JSON},
+    {"no-pager", no_argument, NULL, ARG_NO_PAGER},
+    {"bus", required_argument, NULL, ARG_BUS},
+    {"address", required_argument, NULL, ARG_ADDRESS},
+    {"max", required_argument, NULL, ARG_MAX},
+    {"trigger", required_argument, NULL, ARG_TRIGGER},
+    {"backend", required_argument, NULL, ARG_BACKEND},
+    {"keep", no_argument, NULL, ARG_KEEP},
+    {"duration", required_argument, NULL, ARG_DURATION},
+    {"count", required_argument, NULL, ARG_COUNT},
+    {"format", required_argument, NULL, ARG_FORMAT},
+    {"svg", required_argument, NULL, ARG_SVG},
+    {},
+};
+
+/* The options, wherever they are (getopt permutes: options may follow the command, as with
+ * systemctl). */
+static int parse_options(struct ctl *c, int argc, char *argv[], bool *help)
+{
+	int opt;
+
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'h':
-			help = true;
+			*help = true;
 			break;
 		case ARG_VERSION:
 			printf("uledsctl %s\n", ULEDSCTL_VERSION);
 			return CTL_EXIT_OK;
 		case ARG_JSON:
-			c.json = true;
+			c->json = true;
 			break;
 		case ARG_NO_PAGER:
-			c.no_pager = true;
+			c->no_pager = true;
 			break;
 		case ARG_BUS:
 			if (!streq(optarg, "system") && !streq(optarg, "session"))
 				return usage_error("--bus takes system or session, not '%s'.",
 						   optarg);
-			c.bus_kind = optarg;
+			c->bus_kind = optarg;
 			break;
 		case ARG_ADDRESS:
-			c.address = optarg;
+			c->address = optarg;
 			break;
 		case ARG_MAX:
 		case ARG_TRIGGER:
 		case ARG_BACKEND:
 		case ARG_KEEP:
-			if (create_option(&c, opt, optarg) < 0)
-				return ctl_fail(&c, CTL_EXIT_FAILURE, "Out of memory.");
+			if (create_option(c, opt, optarg) < 0)
+				return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
 			break;
 		case ARG_DURATION:
 		case ARG_COUNT:
 		case ARG_FORMAT:
 		case ARG_SVG:
-			c.record_opts[opt - ARG_DURATION] = optarg;
+			c->record_opts[opt - ARG_DURATION] = optarg;
 			break;
 		default:
 			return usage_error("%s", "Unknown option or missing argument (above).");
 		}
 	}
+	return CTL_CONTINUE;
+}
+
+/* The command's argument count, and options given to a command they are not for. */
+static int check_command(struct ctl *c, const struct command *cmd, size_t n)
+{
+	if (n < cmd->min_args || n > cmd->max_args) {
+		fprintf(stderr, "uledsctl: %s arguments. Usage: uledsctl %s\n",
+			n < cmd->min_args ? "Missing" : "Too many", cmd->usage);
+		return CTL_EXIT_USAGE;
+	}
+	if (c->json && !cmd->json)
+		return usage_error("--json is for list and status, not '%s'.", cmd->name);
+	if (c->create_options && !streq(cmd->name, "create"))
+		return usage_error(
+		    "--max, --trigger, --backend and --keep are for create, not '%s'.", cmd->name);
+	if ((c->record_opts[0] || c->record_opts[1] || c->record_opts[2] || c->record_opts[3]) &&
+	    !streq(cmd->name, "record"))
+		return usage_error("--duration, --count, --format and --svg are for record, not "
+				   "'%s'.",
+				   cmd->name);
+	c->command = cmd->name;
+	if (streq(cmd->name, "record")) {
+		int r = record_check_args(c);
+
+		if (r != 0)
+			return r;
+	}
+	return CTL_CONTINUE;
+}
+
+int main(int argc, char *argv[])
+{
+	struct ctl c = {.bus_kind = "system"};
+	const struct command *cmd = NULL;
+	const char *term = getenv("TERM");
+	bool help = false;
+	size_t n;
+	int r;
+
+	r = parse_options(&c, argc, argv, &help);
+	if (r != CTL_CONTINUE)
+		return r;
 	if (optind < argc) {
 		for (size_t i = 0; i < ELEMENTSOF(commands); i++)
 			if (streq(argv[optind], commands[i].name))
@@ -232,27 +274,9 @@ int main(int argc, char *argv[])
 	if (!cmd)
 		return usage_error("%s", "Missing command.");
 	n = (size_t)(argc - optind);
-	if (n < cmd->min_args || n > cmd->max_args) {
-		fprintf(stderr, "uledsctl: %s arguments. Usage: uledsctl %s\n",
-			n < cmd->min_args ? "Missing" : "Too many", cmd->usage);
-		return CTL_EXIT_USAGE;
-	}
-	if (c.json && !cmd->json)
-		return usage_error("--json is for list and status, not '%s'.", cmd->name);
-	if (c.create_options && !streq(cmd->name, "create"))
-		return usage_error(
-		    "--max, --trigger, --backend and --keep are for create, not '%s'.", cmd->name);
-	if ((c.record_opts[0] || c.record_opts[1] || c.record_opts[2] || c.record_opts[3]) &&
-	    !streq(cmd->name, "record"))
-		return usage_error("--duration, --count, --format and --svg are for record, not "
-				   "'%s'.",
-				   cmd->name);
-	c.command = cmd->name;
-	if (streq(cmd->name, "record")) {
-		r = record_check_args(&c);
-		if (r != 0)
-			return r;
-	}
+	r = check_command(&c, cmd, n);
+	if (r != CTL_CONTINUE)
+		return r;
 	if (c.address ? asprintf(&c.bus_desc, "bus at %s", c.address) < 0
 		      : asprintf(&c.bus_desc, "%s bus", c.bus_kind) < 0)
 		return ctl_fail(&c, CTL_EXIT_FAILURE, "Out of memory.");
