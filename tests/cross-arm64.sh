@@ -75,7 +75,7 @@ step_daemon() {
 			>"$b/setup.log" 2>&1
 	fi || { cat "$b/setup.log"; fail "meson setup with cross/aarch64-linux-gnu.ini"; }
 	ninja -C "$b" >"$b/ninja.log" 2>&1 || { tail -n 60 "$b/ninja.log"; fail "ninja -C $b (log: $b/ninja.log)"; }
-	for exe in daemon/uledsd ctl/uledsctl units/uledsd-generator; do
+	for exe in daemon/uledsd ctl/uledsctl generator/uledsd-generator; do
 		[ -f "$b/$exe" ] || fail "$exe was not built"
 		m=$(elf_machine "$b/$exe")
 		[ "$m" = AArch64 ] || fail "$exe is built for '$m', not AArch64"

@@ -74,6 +74,27 @@ else
 	deb_fail=1
 fi
 
+# Every feature option off builds, warning-free (issue 29), in a full run only: a layer that
+# reaches past its option (a bus call outside #if HAVE_DBUS, a gpio header without libgpiod)
+# fails here.
+off_ok=0 off_fail=0
+if [ $# = 0 ]; then
+	for opts in "-Ddbus=disabled -Dpanel=disabled" "-Dgpio=disabled" \
+		"-Dman-pages=disabled -Dtests=false"; do
+		off=$build-off-$(echo "$opts" | tr -c 'a-z\n' '-' | tr -s '-' | sed 's/^-//; s/-$//')
+		# shellcheck disable=SC2086 # the options are words
+		if { [ -f "$off/build.ninja" ] || meson setup "$off" -Dwerror=true $opts; } \
+			>"$off.log" 2>&1 && ninja -C "$off" >>"$off.log" 2>&1; then
+			echo "off-build $opts: OK"
+			off_ok=$((off_ok + 1))
+		else
+			echo "off-build $opts: FAILED ($off.log):"
+			tail -20 "$off.log"
+			off_fail=$((off_fail + 1))
+		fi
+	done
+fi
+
 # A second build with ASan+UBSan (issue 20), in a full run only (no arguments): its unit suite
 # now, and its kernel test (the daemon's tests in one boot, tests/kernel/test-checked.sh) in
 # the background beside the main suite: a third VM costs less wall time than a fourth boot.
@@ -125,5 +146,5 @@ if [ "$skipped" != 0 ]; then
 	echo "FAIL: $skipped test(s) skipped; no test may skip"
 	failed=$((failed + skipped))
 fi
-echo "$((passed + kmod_ok + deb_ok + arm64_ok)) passed, $((failed + kmod_fail + deb_fail + arm64_fail)) failed"
-[ $rc = 0 ] && [ $kmod_fail = 0 ] && [ $deb_fail = 0 ] && [ $arm64_fail = 0 ] && [ "$failed" = 0 ]
+echo "$((passed + kmod_ok + deb_ok + arm64_ok + off_ok)) passed, $((failed + kmod_fail + deb_fail + arm64_fail + off_fail)) failed"
+[ $rc = 0 ] && [ $kmod_fail = 0 ] && [ $deb_fail = 0 ] && [ $arm64_fail = 0 ] && [ $off_fail = 0 ] && [ "$failed" = 0 ]
