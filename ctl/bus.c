@@ -5,8 +5,6 @@
 
 #include "ctl.h"
 
-#define ERROR_UNKNOWN_LED "io.uledsd1.Error.UnknownLED"
-
 int ctl_connect(struct ctl *c)
 {
 	int r;
@@ -60,7 +58,7 @@ int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...)
 		return ctl_fail(c, CTL_EXIT_NOT_RUNNING,
 				"uledsd is not running: nobody owns %s on the %s. Start it "
 				"(systemctl start uledsd) and try again.",
-				BUS_NAME, c->bus_desc);
+				ULEDSD_BUS_NAME, c->bus_desc);
 	if (!name && (r == -ECONNRESET || r == -ENOTCONN || r == -EPIPE))
 		return ctl_fail(c, CTL_EXIT_NOT_RUNNING,
 				"Lost the connection to the %s; is dbus-daemon running?",
@@ -96,9 +94,9 @@ int ctl_led_path(struct ctl *c, const char *name, char **ret)
 	const char *path;
 	int r;
 
-	r = sd_bus_call_method(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "GetLED", &e, &reply,
+	r = sd_bus_call_method(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, "GetLED", &e, &reply,
 			       "s", name);
-	if (r < 0 && sd_bus_error_has_name(&e, ERROR_UNKNOWN_LED))
+	if (r < 0 && sd_bus_error_has_name(&e, ULEDSD_ERROR_UNKNOWN_LED))
 		r = ctl_fail(
 		    c, CTL_EXIT_FAILURE,
 		    "No LED named '%s' is managed by uledsd; 'uledsctl list' shows those that are.",
@@ -269,7 +267,7 @@ int ctl_led_read_object(struct ctl_led *l, sd_bus_message *m)
 		r = sd_bus_message_read(m, "s", &iface);
 		if (r < 0)
 			return r;
-		if (streq(iface, LED_IFACE)) {
+		if (streq(iface, ULEDSD_LED_IFACE)) {
 			found = true;
 			r = ctl_led_read_props(l, m);
 		} else {
@@ -343,7 +341,7 @@ int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error
 	size_t n = 0;
 	int r;
 
-	r = sd_bus_call_method(bus, BUS_NAME, MANAGER_PATH, "org.freedesktop.DBus.ObjectManager",
+	r = sd_bus_call_method(bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, "org.freedesktop.DBus.ObjectManager",
 			       "GetManagedObjects", e, &reply, NULL);
 	if (r >= 0)
 		r = sd_bus_message_enter_container(reply, 'a', "{oa{sa{sv}}}");

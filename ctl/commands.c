@@ -10,19 +10,6 @@
 /* Reload is synchronous and waits for the kernel; give it longer than sd-bus's 25 s. */
 #define RELOAD_TIMEOUT_USEC (120ULL * 1000000ULL)
 
-static void strv_free(char **l)
-{
-	for (char **s = l; s && *s; s++)
-		free(*s);
-	free(l);
-}
-
-static void strv_freep(char ***l)
-{
-	strv_free(*l);
-}
-#define _cleanup_strv_free_ _cleanup_(strv_freep)
-
 /* "log, gpio (waiting for gpiochip3)": a working backend by name, a failing one with why. */
 static char *backends_summary(const struct ctl_led *l, bool *all_ok)
 {
@@ -252,10 +239,7 @@ static void status_json(const struct ctl *c, const struct status *st)
 
 static void status_text(struct ctl *c, const struct status *st)
 {
-	size_t n_errors = 0;
-
-	for (char **s = st->errors; s && *s; s++)
-		n_errors++;
+	size_t n_errors = strv_length(st->errors);
 
 	ctl_pager_open(c);
 	printf("%suledsd %s%s on the %s: %zu LED%s\n", ctl_ansi(c, ANSI_BOLD), st->version,
@@ -282,12 +266,12 @@ int cmd_status(struct ctl *c, char **args, size_t n)
 	_cleanup_(status_done) struct status st = {.errors_known = true};
 	int r;
 
-	r = sd_bus_get_property_string(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "Version", &e,
+	r = sd_bus_get_property_string(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, "Version", &e,
 				       &st.version);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read uledsd's version");
 	/* LoadErrors is not in every uledsd: without it, say so rather than claim "no errors". */
-	r = sd_bus_get_property_strv(c->bus, BUS_NAME, MANAGER_PATH, MANAGER_IFACE, "LoadErrors",
+	r = sd_bus_get_property_strv(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, "LoadErrors",
 				     &e, &st.errors);
 	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
 		return ctl_error(c, r, &e, "Failed to read the errors of the last load");
@@ -313,7 +297,7 @@ static int call_method(struct ctl *c, const char *path, const char *method, sd_b
 	va_list ap;
 	int r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, path, LED_IFACE, method);
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, method);
 	if (r >= 0) {
 		va_start(ap, types);
 		r = sd_bus_message_appendv(m, types, ap);
@@ -335,7 +319,7 @@ int cmd_get(struct ctl *c, char **args, size_t n)
 	r = ctl_led_path(c, args[0], &path);
 	if (r > 0)
 		return r;
-	r = sd_bus_get_property_trivial(c->bus, BUS_NAME, path, LED_IFACE, "Brightness", &e, 'u',
+	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Brightness", &e, 'u',
 					&v);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the brightness of '%s'", args[0]);
@@ -353,7 +337,7 @@ int cmd_set(struct ctl *c, char **args, size_t n)
 	r = ctl_led_path(c, args[0], &path);
 	if (r > 0)
 		return r;
-	r = sd_bus_get_property_trivial(c->bus, BUS_NAME, path, LED_IFACE, "MaxBrightness", &e, 'u',
+	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "MaxBrightness", &e, 'u',
 					&max);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the max_brightness of '%s'", args[0]);
@@ -383,7 +367,7 @@ static int print_color(struct ctl *c, const char *name, const char *path)
 	uint32_t v;
 	int r, n = 0;
 
-	r = sd_bus_get_property(c->bus, BUS_NAME, path, LED_IFACE, "Color", &e, &reply, "a(su)");
+	r = sd_bus_get_property(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Color", &e, &reply, "a(su)");
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the colour of '%s'", name);
 	r = sd_bus_message_enter_container(reply, 'a', "(su)");
@@ -420,7 +404,7 @@ int cmd_color(struct ctl *c, char **args, size_t n)
 		return ctl_fail(c, CTL_EXIT_FAILURE,
 				"%zu values are too many: an LED has at most %zu colour channels.",
 				n - 1, ELEMENTSOF(v));
-	r = sd_bus_get_property_trivial(c->bus, BUS_NAME, path, LED_IFACE, "MaxBrightness", &e, 'u',
+	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "MaxBrightness", &e, 'u',
 					&max);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the max_brightness of '%s'", args[0]);
@@ -432,7 +416,7 @@ int cmd_color(struct ctl *c, char **args, size_t n)
 					"to %u (its max_brightness), on, off or 0%% to 100%%.",
 					args[i], args[0], max);
 	}
-	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, path, LED_IFACE, "SetColor");
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "SetColor");
 	if (r >= 0)
 		r = sd_bus_message_append_array(m, 'u', v, (n - 1) * sizeof(uint32_t));
 	if (r >= 0)
@@ -452,10 +436,10 @@ static int list_triggers(struct ctl *c, const char *name, const char *path)
 	bool listed = false;
 	int r;
 
-	r = sd_bus_get_property_string(c->bus, BUS_NAME, path, LED_IFACE, "Trigger", &e, &current);
+	r = sd_bus_get_property_string(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Trigger", &e, &current);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the trigger of '%s'", name);
-	r = sd_bus_get_property_strv(c->bus, BUS_NAME, path, LED_IFACE, "AvailableTriggers", &e,
+	r = sd_bus_get_property_strv(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "AvailableTriggers", &e,
 				     &all);
 	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
 		return ctl_error(c, r, &e, "Failed to read the available triggers of '%s'", name);
@@ -492,7 +476,7 @@ static int set_attributes(struct ctl *c, const char *name, const char *path, con
 	sd_bus_message *m = NULL;
 	int r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, path, LED_IFACE,
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
 					   "SetTriggerAttributes");
 	if (r >= 0)
 		r = sd_bus_message_open_container(m, 'a', "(ss)");
@@ -516,7 +500,7 @@ static int set_attributes(struct ctl *c, const char *name, const char *path, con
 		    "This uledsd cannot write trigger attributes (it has no "
 		    "%s.SetTriggerAttributes method)%s%s%s. Set them in the LED's configuration "
 		    "instead (trigger.%.*s = ...) and run 'uledsctl reload'.",
-		    LED_IFACE, trigger ? "; trigger '" : "", trigger ? trigger : "",
+		    ULEDSD_LED_IFACE, trigger ? "; trigger '" : "", trigger ? trigger : "",
 		    trigger ? "' was selected with the kernel's default attributes" : "",
 		    (int)strcspn(attrs[0], "="), attrs[0]);
 	return ctl_error(c, r, &e, "Failed to set the trigger attributes of '%s'", name);
@@ -565,7 +549,7 @@ int cmd_reload(struct ctl *c, char **args, size_t n)
 	size_t n_errors = 0;
 	int r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, MANAGER_PATH, MANAGER_IFACE,
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
 					   "Reload");
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, RELOAD_TIMEOUT_USEC, &e, &reply);

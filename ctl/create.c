@@ -78,7 +78,7 @@ int cmd_create(struct ctl *c, char **args, size_t n)
 	r = check_words(c, args + 1, n - 1);
 	if (r > 0)
 		return r;
-	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, MANAGER_PATH, MANAGER_IFACE,
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
 					   "CreateLED");
 	if (r >= 0)
 		r = sd_bus_message_append(m, "s", args[0]);
@@ -119,7 +119,7 @@ int cmd_remove(struct ctl *c, char **args, size_t n)
 	sd_bus_message *m = NULL;
 	int r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, BUS_NAME, MANAGER_PATH, MANAGER_IFACE,
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
 					   "RemoveLED");
 	if (r >= 0)
 		r = sd_bus_message_append(m, "s", args[0]);

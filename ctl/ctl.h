@@ -9,6 +9,10 @@
 #include <string.h>
 #include <systemd/sd-bus.h>
 
+#include "macro.h"
+#include "string-util.h"
+#include "uledsd-bus.h" /* the io.uledsd1 names, written once (api/) */
+
 /* Exit codes, documented in uledsctl(1). */
 enum {
 	CTL_EXIT_OK = 0,
@@ -17,24 +21,7 @@ enum {
 	CTL_EXIT_NOT_RUNNING = 3, /* io.uledsd1 is not on the bus (or there is no bus) */
 };
 
-#define BUS_NAME "io.uledsd1"
-#define MANAGER_PATH "/io/uledsd1"
-#define LED_PATH_PREFIX "/io/uledsd1/led"
-#define MANAGER_IFACE "io.uledsd1.Manager"
-#define LED_IFACE "io.uledsd1.LED"
-
-/* Own small cleanup helpers: uledsctl builds on libsystemd alone, apart from the daemon. */
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
-#define streq(a, b) (strcmp((a), (b)) == 0)
-
-static inline void freep(void *p)
-{
-	free(*(void **)p);
-}
-#define _cleanup_free_ _cleanup_(freep)
-
+/* sd-bus errors freed at scope exit, as basic/macro.h frees everything else. */
 static inline void bus_error_freep(sd_bus_error *e)
 {
 	sd_bus_error_free(e);

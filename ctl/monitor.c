@@ -168,7 +168,7 @@ static int load(struct monitor *m, const char *how)
 	free(m->owner);
 	m->owner = NULL;
 	r = sd_bus_call_method(m->c->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-			       "org.freedesktop.DBus", "GetNameOwner", &e, &reply, "s", BUS_NAME);
+			       "org.freedesktop.DBus", "GetNameOwner", &e, &reply, "s", ULEDSD_BUS_NAME);
 	if (r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0)
 		m->owner = strdup(owner);
 	sd_bus_message_unref(reply);
@@ -203,7 +203,7 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 	struct monitor *m = userdata;
 	const char *name, *old, *new;
 
-	if (sd_bus_message_read(msg, "sss", &name, &old, &new) < 0 || !streq(name, BUS_NAME))
+	if (sd_bus_message_read(msg, "sss", &name, &old, &new) < 0 || !streq(name, ULEDSD_BUS_NAME))
 		return 0;
 	if (*old && m->owner) {
 		drop_leds(m);
@@ -225,7 +225,7 @@ static int on_properties_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 	uint32_t old;
 
 	if (!from_uledsd(m, msg) || sd_bus_message_read(msg, "s", &iface) < 0 ||
-	    !streq(iface, LED_IFACE) || !(l = find(m, sd_bus_message_get_path(msg))))
+	    !streq(iface, ULEDSD_LED_IFACE) || !(l = find(m, sd_bus_message_get_path(msg))))
 		return 0;
 	old = l->brightness;
 	before = describe_backends(l);
@@ -330,9 +330,9 @@ static int on_poll(sd_event_source *s, uint64_t usec, void *userdata)
 			return 0;
 		p->m = m;
 		strcpy(p->path, l->path);
-		if (sd_bus_call_method_async(m->c->bus, NULL, BUS_NAME, l->path,
+		if (sd_bus_call_method_async(m->c->bus, NULL, ULEDSD_BUS_NAME, l->path,
 					     "org.freedesktop.DBus.Properties", "Get",
-					     on_poll_reply, p, "ss", LED_IFACE, "Brightness") < 0) {
+					     on_poll_reply, p, "ss", ULEDSD_LED_IFACE, "Brightness") < 0) {
 			free(p);
 			continue;
 		}
@@ -354,14 +354,14 @@ static int monitor_watch(struct monitor *m)
 	if (r >= 0)
 		r = sd_bus_add_match(m->c->bus, NULL,
 				     "type='signal',interface='org.freedesktop.DBus.Properties',"
-				     "member='PropertiesChanged',path_namespace='" MANAGER_PATH "'",
+				     "member='PropertiesChanged',path_namespace='" ULEDSD_MANAGER_PATH "'",
 				     on_properties_changed, m);
 	if (r >= 0)
-		r = sd_bus_match_signal(m->c->bus, NULL, NULL, MANAGER_PATH,
+		r = sd_bus_match_signal(m->c->bus, NULL, NULL, ULEDSD_MANAGER_PATH,
 					"org.freedesktop.DBus.ObjectManager", "InterfacesAdded",
 					on_interfaces_added, m);
 	if (r >= 0)
-		r = sd_bus_match_signal(m->c->bus, NULL, NULL, MANAGER_PATH,
+		r = sd_bus_match_signal(m->c->bus, NULL, NULL, ULEDSD_MANAGER_PATH,
 					"org.freedesktop.DBus.ObjectManager", "InterfacesRemoved",
 					on_interfaces_removed, m);
 	if (r >= 0)

@@ -8,7 +8,7 @@
 # package's upgrade path) signals the unit's main process through systemd, never a PID it was
 # given, and debian/uledsd.postinst calls it only while the unit is active. (The real upgrade:
 # the kernel test deb-install-upgrade-purge.)
-gen=${1:?usage: test-generator.sh ULEDSD_GENERATOR}
+gen=${1:?usage: test-generator.sh ULEDSD_GENERATOR ULEDSD_RELOAD}
 # In a cross build meson names the exe_wrapper (qemu-aarch64) that runs it.
 eval "wrap=(${MESON_EXE_WRAPPER:-})"
 t=$(mktemp -d)
@@ -97,7 +97,7 @@ check "only chips that are nowhere: no uevents, the network namespace stays priv
 	sh -c "! grep -q -e PrivateNetwork= -e RestrictAddressFamilies= '$dropin'"
 
 # --- uledsd-reload --reexec and the postinst, with a fake systemctl ------------------------
-reload=$(dirname "$gen")/uledsd-reload # configured next to the generator (units/meson.build)
+reload=${2:?usage: test-generator.sh ULEDSD_GENERATOR ULEDSD_RELOAD} # units/meson.build
 src=$(cd "$(dirname "$0")/../.." && pwd)
 F=$t/fake
 mkdir -p "$t/bin" "$F"
