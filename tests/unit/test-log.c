@@ -37,16 +37,22 @@ static char *capture_error(const char *msg, int *ret, int *ret_line)
 	return text;
 }
 
-int main(void)
+static void log_errno_returns_negative_errno_and_expands_m(void)
 {
-	_cleanup_free_ char *plain = NULL, *located = NULL;
-	char want[64];
+	_cleanup_free_ char *plain = NULL;
 	int r, line;
 
 	log_set_show_location(false);
 	plain = capture_error("plain", &r, &line);
 	CHECK_INT(r, -ENOENT, "log_error_errno returns -errno");
 	CHECK_STR(plain, "plain: No such file or directory\n", "a plain record, %m expanded");
+}
+
+static void record_names_the_file_and_line(void)
+{
+	_cleanup_free_ char *located = NULL;
+	char want[64];
+	int r, line;
 
 	log_set_show_location(true);
 	located = capture_error("located", &r, &line);
@@ -54,5 +60,11 @@ int main(void)
 	CHECK(strstr(located, want) != NULL,
 	      "the record names the file and line that logged:\n  expected: ...%s  actual:   %s",
 	      want, located);
+}
+
+int main(void)
+{
+	TEST_CASE(log_errno_returns_negative_errno_and_expands_m);
+	TEST_CASE(record_names_the_file_and_line);
 	return test_finish("test-log");
 }

@@ -33,6 +33,16 @@ static unsigned test_passed, test_failed;
 		CHECK(_a == _e, "%s: expected %lld, got %lld", what, _e, _a);                      \
 	} while (0)
 
+/* One case: a function for one behaviour, named by it; "ok"/"FAILED" with its name. */
+static inline void test_case(const char *name, void (*fn)(void))
+{
+	unsigned before = test_failed;
+
+	fn();
+	printf("%s %s\n", test_failed == before ? "ok    " : "FAILED", name);
+}
+#define TEST_CASE(fn) test_case(#fn, fn)
+
 static inline int test_finish(const char *name)
 {
 	printf("%s: %u passed, %u failed\n", name, test_passed, test_failed);
