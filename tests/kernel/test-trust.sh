@@ -195,7 +195,9 @@ read -r rk rbad <"$work/flood_record"
 read -r ck cbad <"$work/flood_create"
 echo "# $writes writes in $(((t1 - t0) / 1000)) ms: $rate changes/s; $rk Record/CanManage rounds, $ck CreateLED rounds"
 assert_true "the writer made >= 1000 changes/s under the flood ($rate)" test "$rate" -ge 1000
-assert_true "the flood ran (>= 5 rounds each: $rk, $ck)" test "$rk" -ge 5 -a "$ck" -ge 5
+# How many rounds fit in SECONDS is the emulator's speed (measured: 15+ on an idle host, 4 and 6
+# under CI load beside two other VMs): the check is that each flood ran and repeated.
+assert_true "the flood ran, each more than once ($rk, $ck rounds)" test "$rk" -ge 2 -a "$ck" -ge 2
 assert_eq "0 0" "$rbad $cbad" "flood calls answered otherwise than LimitsExceeded / b false / AccessDenied"
 [ -s "$work/odd" ] && sed 's/^/# unexpected: /' "$work/odd"
 assert_true "uledsd survived the flood" kill -0 "$pid"
