@@ -22,6 +22,7 @@ struct fdstore {
 	bool notify; /* NOTIFY_SOCKET is set: there is a store */
 	bool notify_warned;
 	bool keep_logged; /* fd store LEDs of broken definitions: said once */
+	bool group_stored; /* the uleds group's fd is in systemd's store */
 	/* fds handed back by systemd's fd store at start */
 	int *stored_fds;
 	char **stored_names;
@@ -192,7 +193,76 @@ static char *stored_led_name(int fd)
 	return strndup(u.name, sizeof(u.name));
 }
 
-int fdstore_collect(struct fdstore *fs)
+/* A member of the stored uleds group: kept as an fd of the LED it carries (the group's members
+ * have distinct names: LED names are unique). */
+static int collect_member(int fd, void *userdata)
+{
+	struct fdstore *fs = userdata;
+	_cleanup_free_ char *name = stored_led_name(fd);
+	int r;
+
+	if (!name) {
+		safe_close(fd);
+		return 0;
+	}
+	r = fdstore_put(fs, name, fd);
+	if (r < 0)
+		safe_close(fd); /* the group still holds the LED */
+	return r;
+}
+
+static bool is_group(char **names, int i)
+{
+	return names && names[i] && streq(names[i], FDSTORE_GROUP_NAME);
+}
+
+/* The members of a uleds group among the stored fds (it holds their LEDs): ctx's group now. */
+static void collect_group(struct fdstore *fs, struct led_context *ctx, int n, char **names)
+{
+	for (int i = 0; i < n; i++) {
+		if (!is_group(names, i))
+			continue;
+		if (led_watch_adopt_group(ctx->event, &ctx->watch, SD_LISTEN_FDS_START + i,
+					  collect_member, fs) >= 0) {
+			fs->group_stored = true;
+			ctx->uleds_ext = 1;
+		}
+	}
+}
+
+/* One stored fd passed alone, under the FDNAME fdname. */
+static void collect_one(struct fdstore *fs, int fd, const char *fdname)
+{
+	char *name = stored_led_name(fd);
+
+	/* Two fds of one LED, the group's and one passed alone (a re-execution passes the LEDs
+	 * kept for broken definitions too), are one: LED names are unique. */
+	if (name && fs->group_stored && fdstore_stored(fs, name)) {
+		free(name);
+		safe_close(fd);
+		return;
+	}
+	/* A batch's fds share one FDNAME: the kmod tells each one's LED. */
+	if (!name && fdname && streq(fdname, FDSTORE_BATCH_NAME)) {
+		log_warning("fd store: fd %d of a batch carries no LED any more; closing it.", fd);
+		safe_close(fd);
+		return;
+	}
+	if (!name && (!fdname || led_name_unescape(fdname, &name) < 0)) {
+		log_warning("fd store: fd %d has an unusable name '%s'; closing it.", fd,
+			    fdname ? fdname : "");
+		safe_close(fd);
+		return;
+	}
+	if (fdstore_put(fs, name, fd) < 0) {
+		/* Not kept open unowned: systemd still has its copy for the next start. */
+		log_oom();
+		safe_close(fd);
+	}
+	free(name);
+}
+
+int fdstore_collect(struct fdstore *fs, struct led_context *ctx)
 {
 	char **names = NULL;
 	int n;
@@ -200,42 +270,13 @@ int fdstore_collect(struct fdstore *fs)
 	n = sd_listen_fds_with_names(true, &names);
 	if (n <= 0)
 		return n;
-	fs->stored_fds = calloc((size_t)n, sizeof(int));
-	fs->stored_names = calloc((size_t)n, sizeof(char *));
-	if (!fs->stored_fds || !fs->stored_names) {
-		/* Not kept open unowned: systemd still has its copies for the next start. */
-		for (int i = 0; i < n; i++)
-			safe_close(SD_LISTEN_FDS_START + i);
-		free(fs->stored_fds);
-		free(fs->stored_names);
-		fs->stored_fds = NULL;
-		fs->stored_names = NULL;
-		strv_free(names);
-		return log_oom();
-	}
-	for (int i = 0; i < n; i++) {
-		int fd = SD_LISTEN_FDS_START + i;
-		char *name = stored_led_name(fd);
-
-		/* A batch's fds share one FDNAME: the kmod tells each one's LED. */
-		if (!name && names && names[i] && streq(names[i], FDSTORE_BATCH_NAME)) {
-			log_warning(
-			    "fd store: fd %d of a batch carries no LED any more; closing it.", fd);
-			safe_close(fd);
-			continue;
-		}
-		if (!name && (!names || !names[i] || led_name_unescape(names[i], &name) < 0)) {
-			log_warning("fd store: fd %d has an unusable name '%s'; closing it.", fd,
-				    names && names[i] ? names[i] : "");
-			safe_close(fd);
-			continue;
-		}
-		fs->stored_fds[fs->n_stored] = fd;
-		fs->stored_names[fs->n_stored++] = name;
-	}
+	collect_group(fs, ctx, n, names);
+	for (int i = 0; i < n; i++)
+		if (!is_group(names, i))
+			collect_one(fs, SD_LISTEN_FDS_START + i, names ? names[i] : NULL);
 	strv_free(names);
-	log_info("fd store: %zu LED%s kept by systemd.", fs->n_stored,
-		 fs->n_stored == 1 ? "" : "s");
+	log_info("fd store: %zu LED%s kept by systemd%s.", fs->n_stored,
+		 fs->n_stored == 1 ? "" : "s", fs->group_stored ? " in a uleds group" : "");
 	return 0;
 }
 
@@ -369,11 +410,26 @@ void fdstore_forget(struct fdstore *fs, const char *name, int fd)
 	notify_fd(fs, "FDSTOREREMOVE", name, -1);
 }
 
+/* uledsd's kmod with groups: the one group fd holds every LED, stored once, before READY=1
+ * (the first LED is added before it). */
+static void fdstore_add_group(struct fdstore *fs, struct led *l)
+{
+	int fd = led_watch_group_fd(l->ctx->watch);
+
+	if (fs->group_stored || !fs->notify || fd < 0)
+		return;
+	notify_warn(fs, notify_send("FDSTORE=1\nFDNAME=" FDSTORE_GROUP_NAME, &fd, 1), l->name,
+		    "FDSTORE of the uleds group");
+	fs->group_stored = true;
+}
+
 void fdstore_on_led_event(struct led *l, const struct led_event *ev, void *userdata)
 {
 	struct fdstore *fs = userdata;
 
-	if (ev->type == LED_EVENT_ADDED && !l->adopted)
+	if (ev->type == LED_EVENT_ADDED && l->watch.group_id)
+		fdstore_add_group(fs, l); /* the group holds it: its own fd is not stored */
+	else if (ev->type == LED_EVENT_ADDED && !l->adopted)
 		fdstore_add(fs, l);
 	else if (ev->type == LED_EVENT_REMOVED)
 		fdstore_unqueue(fs, l);

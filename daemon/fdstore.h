@@ -26,8 +26,9 @@ void fdstore_on_led_event(struct led *l, const struct led_event *ev, void *userd
 void fdstore_set_notify(struct fdstore *fs, bool notify);
 /* Take fd for the LED name as if systemd's store had handed it over at start (tests). */
 int fdstore_put(struct fdstore *fs, const char *name, int fd);
-/* Collect the fds passed by systemd (LISTEN_FDS): kept until taken or released. */
-int fdstore_collect(struct fdstore *fs);
+/* Collect the fds passed by systemd (LISTEN_FDS): kept until taken or released. A uleds group
+ * among them becomes ctx's (led-watch.h), and each of its members is kept as an LED's fd. */
+int fdstore_collect(struct fdstore *fs, struct led_context *ctx);
 /* The stored fd for an LED name (ownership passes to the caller), or -ENOENT. */
 int fdstore_take(struct fdstore *fs, const char *name);
 /* A collected fd carries the LED name (not taken yet). */
@@ -44,6 +45,9 @@ void fdstore_release_unused(struct fdstore *fs, const struct conf *c);
 /* FDNAME of the fds stored in batches (uledsd's kmod). Never the escape of an LED name: that
  * writes '%' as %25. */
 #define FDSTORE_BATCH_NAME "uleds%batch"
+/* FDNAME of the uleds group (uledsd's kmod with groups), which holds every LED of the daemon:
+ * the one fd stored then. */
+#define FDSTORE_GROUP_NAME "uleds%group"
 
 /* Store l's fd (the listener does for every new LED that is not adopted): at once by its name
  * with the in-tree uleds, queued for the next batch with uledsd's kmod. */

@@ -21,6 +21,9 @@
 #include "uleds-ext.h"
 
 #define LED_RING_SIZE 512 /* records the kernel keeps: 40 KiB, half a second of a 1 ms timer */
+/* In a uleds group the records go to the group's ring from the join on; this one holds only
+ * what the registration's default trigger does before it. */
+#define LED_RING_SIZE_GROUPED 16
 
 /* Event mode whenever the module offers it (the in-tree uleds answers ENOTTY) and the
  * configuration does not say events = no, before the setup so a default trigger's first
@@ -32,6 +35,8 @@ void led_set_event_mode(struct led *l)
 	struct uleds_event_mode mode = {.ring_size = LED_RING_SIZE};
 	int r;
 
+	if (led_watch_group_fd(l->ctx->watch) >= 0)
+		mode.ring_size = LED_RING_SIZE_GROUPED;
 	if (l->ctx->uleds_ext == 0 || (l->conf->no_events && !l->adopted))
 		return;
 	if (l->conf->blink == LED_BLINK_OFFLOAD && !l->adopted)

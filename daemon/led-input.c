@@ -149,6 +149,11 @@ static void led_record_latest(struct led *l)
 	led_emit_record(l, LED_EVENT_RECORD, &ev);
 }
 
+void led_on_record(struct led_watch_member *mb, const struct uleds_event *ev)
+{
+	led_take_event((struct led *)((char *)mb - offsetof(struct led, watch)), ev);
+}
+
 void led_on_ready(struct led_watch_member *mb)
 {
 	struct led *l = (struct led *)((char *)mb - offsetof(struct led, watch));

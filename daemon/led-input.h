@@ -9,3 +9,5 @@
 void led_dispatch(struct led *l);
 /* The watch's callback: read what the LED's fd has and forward it. */
 void led_on_ready(struct led_watch_member *mb);
+/* The watch's callback for an LED in a uleds group: one record, read from the group. */
+void led_on_record(struct led_watch_member *mb, const struct uleds_event *ev);

@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "led-group.h"
 #include "led-watch.h"
 #include "log.h"
 #include "macro.h"
@@ -27,6 +28,9 @@ struct led_watch {
 	/* The batch being dispatched: a member removed meanwhile is cleared here. */
 	struct epoll_event batch[LED_WATCH_BATCH];
 	int n_batch, pos;
+	/* uledsd's kmod: the members' records come through one group fd (led-group.c) */
+	struct led_group *group;
+	bool group_tried;
 };
 
 static int on_watch(sd_event_source *s _unused_, int fd _unused_, uint32_t revents _unused_,
@@ -93,6 +97,55 @@ static int set_add(struct led_watch *w, struct led_watch_member *mb)
 	return epoll_ctl(w->epfd, EPOLL_CTL_ADD, mb->fd, &ev) < 0 ? -errno : 0;
 }
 
+int led_watch_open_group(sd_event *event, struct led_watch **watch, const char *uleds_path)
+{
+	int r;
+
+	if (!*watch) {
+		r = led_watch_new(event, watch);
+		if (r < 0)
+			return r;
+	}
+	if ((*watch)->group || (*watch)->group_tried)
+		return !!(*watch)->group;
+	(*watch)->group_tried = true;
+	r = led_group_open(event, uleds_path, &(*watch)->group);
+	/* ENOTTY: no groups in this driver; no driver at all: the registration says so */
+	if (r == -ENOTTY || r == -ENOENT || r == -ENODEV || r == -ENXIO || r == -EACCES)
+		return 0;
+	if (r < 0)
+		return log_warning_errno(r,
+					 "Cannot make a uleds group (%m); each LED is read "
+					 "from its own fd.");
+	log_debug("uleds group: the LEDs' records come through one fd.");
+	return 1;
+}
+
+int led_watch_adopt_group(sd_event *event, struct led_watch **watch, int fd,
+			  int (*member)(int fd, void *userdata), void *userdata)
+{
+	int r;
+
+	if (!*watch) {
+		r = led_watch_new(event, watch);
+		if (r < 0) {
+			safe_close(fd);
+			return r;
+		}
+	}
+	if ((*watch)->group) {
+		safe_close(fd); /* one group a daemon: a second would be a stale copy */
+		return -EEXIST;
+	}
+	(*watch)->group_tried = true;
+	return led_group_adopt(event, fd, member, userdata, &(*watch)->group);
+}
+
+int led_watch_group_fd(const struct led_watch *w)
+{
+	return w ? led_group_fd(w->group) : -1;
+}
+
 int led_watch_add(sd_event *event, struct led_watch **watch, struct led_watch_member *mb)
 {
 	struct led_watch *w;
@@ -106,6 +159,16 @@ int led_watch_add(sd_event *event, struct led_watch **watch, struct led_watch_me
 	w = *watch;
 	if (mb->watched)
 		return 0;
+	if (w->group && mb->record) {
+		r = led_group_add(w->group, mb);
+		if (r >= 0) {
+			mb->watched = true;
+			w->n_members++;
+			return 0;
+		}
+		log_warning_errno(r, "Cannot add fd %d to the uleds group (%m); it is read alone.",
+				  mb->fd);
+	}
 	if (w->n_members == 0) {
 		r = sd_event_add_io(w->event, &w->direct_source, mb->fd, EPOLLIN | EPOLLET,
 				    on_direct, mb);
@@ -137,6 +200,10 @@ void led_watch_remove(struct led_watch *w, struct led_watch_member *mb)
 		return;
 	mb->watched = false;
 	w->n_members--;
+	if (mb->group_id) {
+		led_group_remove(w->group, mb);
+		return;
+	}
 	if (w->direct == mb) {
 		/* sd-event deletes it from its epoll set (before the caller's close). */
 		w->direct_source = sd_event_source_disable_unref(w->direct_source);
@@ -156,6 +223,7 @@ struct led_watch *led_watch_free(struct led_watch *w)
 		return NULL;
 	sd_event_source_disable_unref(w->direct_source);
 	sd_event_source_disable_unref(w->source);
+	led_group_free(w->group);
 	safe_close(w->epfd);
 	free(w);
 	return NULL;

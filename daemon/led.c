@@ -155,6 +155,10 @@ int led_new(struct led_context *m, struct led_conf *conf, int adopt_fd, struct l
 		safe_close(adopt_fd);
 		return -ENOMEM;
 	}
+	/* uledsd's kmod: every LED of the daemon in one uleds group, made before the first
+	 * registration (the in-tree uleds has none: each LED is read from its own fd). */
+	if (m->uleds_ext != 0 && led_watch_open_group(m->event, &m->watch, m->uleds_path) > 0)
+		m->uleds_ext = 1;
 	r = adopt_fd >= 0 ? led_adopt(l, adopt_fd, ret_error) : led_create(l, ret_error);
 	if (r < 0) {
 		/* systemd's copy would keep an adopted LED alive: remove it (kmod) before the
@@ -164,8 +168,10 @@ int led_new(struct led_context *m, struct led_conf *conf, int adopt_fd, struct l
 		return r;
 	}
 	pending = r > 0;
-	/* All LEDs share one sd-event source (led-watch.c): a wakeup reads every ready LED. */
-	l->watch = (struct led_watch_member){.fd = l->fd, .ready = led_on_ready};
+	/* All LEDs share one sd-event source (led-watch.c): a wakeup reads the records of many
+	 * LEDs from their group, or every ready LED. */
+	l->watch = (struct led_watch_member){
+	    .fd = l->fd, .ready = led_on_ready, .record = led_on_record};
 	r = led_watch_add(m->event, &m->watch, &l->watch);
 	if (r < 0)
 		return error_setf(ret_error, r, "Failed to watch LED '%s': %s.", l->name,

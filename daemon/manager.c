@@ -414,7 +414,7 @@ int manager_start(struct manager *m)
 	if (r < 0)
 		log_warning_errno(r, "Failed to enable the watchdog, ignoring: %m");
 
-	(void)fdstore_collect(m->fdstore);
+	(void)fdstore_collect(m->fdstore, &m->led_ctx);
 	m->n_errors = 0;
 	r = load_conf(m, &c, &m->load_errors, &n_errors);
 	if (r < 0)

@@ -72,15 +72,26 @@ static int read_argv(char ***ret)
 	return 0;
 }
 
-/* Every LED fd with its name: the LEDs, and the fd store's LEDs kept for broken definitions. */
+/* Every LED fd with its name: the uleds group (which holds its members: their own fds stay
+ * here), the LEDs outside one, and the fd store's LEDs kept for broken definitions. */
 static int collect_fds(struct manager *m, int **ret_fds, char **ret_names, size_t *ret_n)
 {
 	size_t n = 0, len = 0, n_kept = fdstore_n_kept(m->fdstore);
 	int *fds = calloc(m->n_leds + n_kept + 1, sizeof(int));
+	int group = led_watch_group_fd(m->led_ctx.watch);
 	char *names = NULL;
 
 	if (!fds)
 		return -ENOMEM;
+	if (group >= 0) {
+		names = strdup(FDSTORE_GROUP_NAME);
+		if (!names) {
+			free(fds);
+			return -ENOMEM;
+		}
+		len = strlen(names);
+		fds[n++] = group;
+	}
 	for (size_t i = 0; i < m->n_leds + n_kept; i++) {
 		const char *name = NULL;
 		int fd = -1;
@@ -88,6 +99,8 @@ static int collect_fds(struct manager *m, int **ret_fds, char **ret_names, size_
 		char *nn;
 
 		if (i < m->n_leds) {
+			if (m->leds[i]->watch.group_id)
+				continue; /* the group carries it */
 			name = m->leds[i]->name;
 			fd = m->leds[i]->fd;
 		} else

@@ -55,6 +55,8 @@ struct uleds_trigger {
 /* struct uleds_event.type */
 #define ULEDS_EVENT_BRIGHTNESS	1	/* brightness_set(): .brightness */
 #define ULEDS_EVENT_BLINK	2	/* blink_set(): .delay_on_ms, .delay_off_ms */
+#define ULEDS_EVENT_REMOVED	3	/* groups only: ULEDS_IOC_DEV_REMOVE of the
+					 * member, which has left the group */
 
 /* Room for the channel intensities of a multicolour LED. */
 #define ULEDS_MAX_CHANNELS	8
@@ -70,7 +72,8 @@ struct uleds_event {
 					 * brightness the LED blinks at */
 	__u32 delay_on_ms;		/* BLINK only */
 	__u32 delay_off_ms;		/* BLINK only */
-	__u32 reserved;			/* 0 */
+	__u32 id;			/* read from a group: the member's id
+					 * (ULEDS_IOC_GROUP_ADD); else 0 */
 	__u32 intensity[ULEDS_MAX_CHANNELS];
 };					/* 80 bytes on every architecture */
 
@@ -162,5 +165,54 @@ struct uleds_multicolor {
 #define ULEDS_IOC_DEV_REMOVE		_IO(ULEDS_IOC_MAGIC, 17)
 
 #endif /* ULEDS_IOC_GET_DEV */
+
+#ifndef ULEDS_IOC_GROUP_CREATE
+
+/*
+ * LED groups (kmod/README, "Groups"): one fd that reads the event records of
+ * many LEDs, each tagged with an id the program chose, and that holds its
+ * members alive after their own fds are closed.
+ */
+
+/* Argument of ULEDS_IOC_GROUP_ADD, ULEDS_IOC_GROUP_LEAVE, ULEDS_IOC_GROUP_GET. */
+struct uleds_group_member {
+	__u32 id;	/* the member's tag in struct uleds_event.id */
+	__s32 fd;	/* ADD: the LED's fd; GET: a new fd for it; LEAVE: 0 */
+};
+
+/*
+ * Turns a fresh fd of /dev/uleds (no setup, no mode, no trigger) into a group
+ * with a ring of ring_size records (0: 4096; at most 262144; flags must be
+ * 0). Returns sizeof(struct uleds_event). EBUSY: not a fresh fd.
+ */
+#define ULEDS_IOC_GROUP_CREATE		_IOW(ULEDS_IOC_MAGIC, 18, struct uleds_event_mode)
+
+/*
+ * On a group: the LED of .fd joins it as .id. Its waiting records (or its
+ * unread latest value) move to the group, and every later one goes there.
+ * The group holds the LED's file: closing the LED's own fd no longer removes
+ * it. EALREADY: the LED is a member of this group already, and .id is set to
+ * its id (how a program that got the group back learns an LED's id); EEXIST:
+ * .id taken; EBUSY: the LED is in another group; ENODEV: removed; EINVAL:
+ * .fd is no LED of this driver (a group, another file).
+ */
+#define ULEDS_IOC_GROUP_ADD		_IOWR(ULEDS_IOC_MAGIC, 19, struct uleds_group_member)
+
+/*
+ * On a group: member .id leaves; its records go to its own fd again. The
+ * group's hold ends: with no other fd open, the LED goes before the ioctl
+ * returns. ENOENT: no such member.
+ */
+#define ULEDS_IOC_GROUP_LEAVE		_IOW(ULEDS_IOC_MAGIC, 20, struct uleds_group_member)
+
+/*
+ * On a group: the member with the lowest id >= .id; sets .id to it and .fd
+ * to a new fd (O_CLOEXEC) of the LED's file, as the fd it joined with.
+ * ENOENT: none. Lets a program that got the group back (systemd's fd store)
+ * walk and re-adopt every LED from the one fd.
+ */
+#define ULEDS_IOC_GROUP_GET		_IOWR(ULEDS_IOC_MAGIC, 21, struct uleds_group_member)
+
+#endif /* ULEDS_IOC_GROUP_CREATE */
 
 #endif /* _ULEDS_EXT_H */

@@ -9,8 +9,10 @@
  * brightness (already clamped to max_brightness); we keep the latest value
  * and hand it to read().
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/kref.h>
 #include <linux/led-class-multicolor.h>
 #include <linux/timekeeping.h>
 #include <linux/leds.h>
@@ -24,6 +26,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 
 #include "uleds-ext.h"
 
@@ -39,6 +42,40 @@
 #endif
 
 #define ULEDS_NAME "uleds"
+
+/*
+ * Records kept in a fixed array, oldest at ev[tail]; ev is NULL for an LED in
+ * latest-value mode. pending_lost: dropped when nothing was left to carry the
+ * count, for the next record.
+ */
+struct uleds_ring {
+	struct uleds_event *ev;
+	u32 size, tail, count;
+	u32 pending_lost;
+};
+
+/*
+ * A group (ULEDS_IOC_GROUP_CREATE): the records of its members in one ring,
+ * tagged with their ids; it holds a reference to each member's file.
+ */
+struct uleds_group {
+	/* the group's file, and a DEV_REMOVE of a member in flight */
+	struct kref ref;
+	/* members, and each member's group_file */
+	struct mutex lock;
+	struct xarray members;		/* id -> struct uleds_device */
+	/* one reader at a time copies through bounce */
+	struct mutex read_lock;
+	struct uleds_event *bounce;
+	/* nests inside a member's value_lock */
+	spinlock_t ring_lock;
+	struct uleds_ring ring;
+	wait_queue_head_t waitq;
+};
+
+#define ULEDS_GROUP_RING_DEFAULT	4096
+#define ULEDS_GROUP_RING_MAX		262144
+#define ULEDS_GROUP_BATCH		64
 
 struct uleds_device {
 	/* mc.led_cdev is the LED; mc.num_colors > 0 makes it multicolour */
@@ -65,12 +102,19 @@ struct uleds_device {
 	int brightness;
 	/* latest-value mode: the channel intensities last reported */
 	u32 intensity[ULEDS_MAX_CHANNELS];
-	/* event mode when ring is set: count records from ring[tail] on */
-	struct uleds_event *ring;
-	u32 ring_size, tail, count;
-	/* dropped when nothing was left to carry the count; for the next */
-	u32 pending_lost;
+	/* event mode when ring.ev is set */
+	struct uleds_ring ring;
 	u64 seq;
+	/*
+	 * The group this LED is a member of, and its id there: written under
+	 * the group's lock and value_lock, read under either. group_file is
+	 * the group's reference to our file (the group's lock).
+	 */
+	struct uleds_group *group;
+	u32 group_id;
+	struct file *group_file;
+	/* this fd is a group, not an LED (ULEDS_IOC_GROUP_CREATE) */
+	struct uleds_group *as_group;
 	/* ULEDS_EVENT_F_BLINK asked for, applied at setup */
 	bool blink_offload;
 	wait_queue_head_t waitq;
@@ -140,40 +184,88 @@ static u16 uleds_intensities(struct uleds_device *udev,
 }
 
 /*
- * Appends a record to the ring, dropping the oldest when it is full: the
+ * A slot for a new record, the oldest dropped when the ring is full: the
  * count of what was dropped moves to the oldest record kept, so the reader
- * learns of the gap right where it is. Caller holds value_lock; runs in
- * atomic context (brightness_set() and blink_set() may be called there).
+ * learns of the gap right where it is. Caller holds the ring's lock.
  */
-static void uleds_push(struct uleds_device *udev, u16 type, int brightness,
-		       unsigned long delay_on, unsigned long delay_off)
+static struct uleds_event *uleds_ring_add(struct uleds_ring *r)
 {
 	struct uleds_event *ev;
 	u32 carry;
 
-	if (udev->count == udev->ring_size) {
-		carry = udev->ring[udev->tail].lost + 1;
-		udev->tail = (udev->tail + 1) % udev->ring_size;
-		udev->count--;
-		if (udev->count)
-			udev->ring[udev->tail].lost += carry;
+	if (r->count == r->size) {
+		carry = r->ev[r->tail].lost + 1;
+		r->tail = (r->tail + 1) % r->size;
+		r->count--;
+		if (r->count)
+			r->ev[r->tail].lost += carry;
 		else
-			udev->pending_lost += carry;
+			r->pending_lost += carry;
 	}
-
-	ev = &udev->ring[(udev->tail + udev->count) % udev->ring_size];
+	ev = &r->ev[(r->tail + r->count) % r->size];
 	memset(ev, 0, sizeof(*ev));
+	ev->lost = r->pending_lost;
+	r->pending_lost = 0;
+	r->count++;
+	return ev;
+}
+
+/* Takes up to max records off the ring, oldest first. Caller holds its lock. */
+static u32 uleds_ring_take(struct uleds_ring *r, struct uleds_event *out, u32 max)
+{
+	u32 n = 0;
+
+	while (n < max && r->count) {
+		out[n++] = r->ev[r->tail];
+		r->tail = (r->tail + 1) % r->size;
+		r->count--;
+	}
+	return n;
+}
+
+static void uleds_group_wake(struct uleds_group *g)
+{
+	wake_up_interruptible_poll(&g->waitq, EPOLLIN | EPOLLRDNORM);
+}
+
+/*
+ * Records a call of the LED core: in the LED's own ring, or in its group's.
+ * A group is woken only when its ring goes from empty to not empty: a reader
+ * sleeps only on an empty ring, and a level-triggered poll sees the rest. The
+ * group stays alive while we hold value_lock (it leaves its members under it).
+ * Caller holds value_lock; runs in atomic context (brightness_set() and
+ * blink_set() may be called there). Returns whether the LED's own waiters
+ * have news.
+ */
+static bool uleds_push(struct uleds_device *udev, u16 type, int brightness,
+		       unsigned long delay_on, unsigned long delay_off)
+{
+	struct uleds_group *g = udev->group;
+	struct uleds_event *ev;
+	bool was_empty = false;
+
+	if (g) {
+		spin_lock(&g->ring_lock);
+		was_empty = !g->ring.count;
+		ev = uleds_ring_add(&g->ring);
+		ev->id = udev->group_id;
+	} else {
+		ev = uleds_ring_add(&udev->ring);
+	}
 	ev->timestamp_ns = ktime_get_ns();
 	ev->boottime_ns = ktime_get_boottime_ns();
 	ev->seq = ++udev->seq;
-	ev->lost = udev->pending_lost;
 	ev->type = type;
 	ev->brightness = brightness;
 	ev->delay_on_ms = min_t(unsigned long, delay_on, U32_MAX);
 	ev->delay_off_ms = min_t(unsigned long, delay_off, U32_MAX);
 	ev->n_channels = uleds_intensities(udev, ev->intensity);
-	udev->pending_lost = 0;
-	udev->count++;
+	if (!g)
+		return true;
+	spin_unlock(&g->ring_lock);
+	if (was_empty)
+		uleds_group_wake(g);
+	return false;
 }
 
 static void uleds_wake(struct uleds_device *udev)
@@ -202,8 +294,13 @@ static void uleds_brightness_set(struct led_classdev *cdev,
 	u16 n;
 
 	spin_lock_irqsave(&udev->value_lock, flags);
-	if (udev->ring) {
-		uleds_push(udev, ULEDS_EVENT_BRIGHTNESS, value, 0, 0);
+	if (udev->ring.ev || udev->group) {
+		wake = uleds_push(udev, ULEDS_EVENT_BRIGHTNESS, value, 0, 0);
+		/* a latest-value fd reads it after leaving its group */
+		if (!udev->ring.ev) {
+			udev->brightness = value;
+			uleds_intensities(udev, udev->intensity);
+		}
 	} else {
 		n = uleds_intensities(udev, intensity);
 		if (udev->brightness != value ||
@@ -233,6 +330,7 @@ static int uleds_blink_set(struct led_classdev *cdev, unsigned long *delay_on,
 {
 	struct uleds_device *udev = to_uleds(cdev);
 	unsigned long flags;
+	bool wake;
 	int level;
 
 	if (!*delay_on && !*delay_off) {
@@ -242,10 +340,11 @@ static int uleds_blink_set(struct led_classdev *cdev, unsigned long *delay_on,
 	level = cdev->brightness ? cdev->brightness : cdev->max_brightness;
 
 	spin_lock_irqsave(&udev->value_lock, flags);
-	uleds_push(udev, ULEDS_EVENT_BLINK, level, *delay_on, *delay_off);
+	wake = uleds_push(udev, ULEDS_EVENT_BLINK, level, *delay_on, *delay_off);
 	spin_unlock_irqrestore(&udev->value_lock, flags);
 
-	uleds_wake(udev);
+	if (wake)
+		uleds_wake(udev);
 	return 0;
 }
 
@@ -453,6 +552,10 @@ static int uleds_setup(struct uleds_device *udev,
 		ret = udev->removed ? -ENODEV : -EBUSY;
 		goto out;
 	}
+	if (udev->as_group) {
+		ret = -EINVAL;
+		goto out;
+	}
 	if (!uleds_name_valid(user_dev->name) || user_dev->max_brightness <= 0) {
 		ret = -EINVAL;
 		goto out;
@@ -625,6 +728,342 @@ out:
 	return ret;
 }
 
+/*
+ * Groups (kmod/README, "Groups"). Lock order: a member's lock, then the
+ * group's lock, then the member's value_lock, then the group's ring_lock.
+ * The group takes a member's value_lock only, never its lock, so a member's
+ * DEV_REMOVE (which holds its lock) never waits for the group.
+ */
+static const struct file_operations uleds_fops;
+
+static void uleds_group_free(struct kref *ref)
+{
+	struct uleds_group *g = container_of(ref, struct uleds_group, ref);
+
+	xa_destroy(&g->members);
+	mutex_destroy(&g->lock);
+	mutex_destroy(&g->read_lock);
+	kvfree(g->ring.ev);
+	kfree(g->bounce);
+	kfree(g);
+}
+
+/*
+ * Ends the membership of udev, taken out of the xarray already or next.
+ * Caller holds the group's lock. Returns the group's reference to the
+ * member's file, for the caller to put after unlocking.
+ */
+static struct file *uleds_group_detach(struct uleds_device *udev)
+{
+	struct file *f = udev->group_file;
+
+	spin_lock_irq(&udev->value_lock);
+	udev->group = NULL;
+	udev->group_id = 0;
+	/* latest-value mode: the next read tells the value the group saw */
+	udev->changed = udev->registered && !udev->ring.ev;
+	spin_unlock_irq(&udev->value_lock);
+	udev->group_file = NULL;
+	return f;
+}
+
+/*
+ * What a joining LED has waiting moves to the group: its records, or its
+ * unread latest value as a BRIGHTNESS record. Holds both locks.
+ */
+static void uleds_group_move(struct uleds_group *g, struct uleds_device *udev)
+{
+	struct uleds_event *ev, old;
+	bool was_empty = !g->ring.count;
+
+	if (udev->ring.ev) {
+		while (uleds_ring_take(&udev->ring, &old, 1)) {
+			ev = uleds_ring_add(&g->ring);
+			old.lost += ev->lost;
+			*ev = old;
+			ev->id = udev->group_id;
+		}
+		g->ring.pending_lost += udev->ring.pending_lost;
+		udev->ring.pending_lost = 0;
+	} else if (udev->changed) {
+		udev->changed = false;
+		ev = uleds_ring_add(&g->ring);
+		ev->timestamp_ns = ktime_get_ns();
+		ev->boottime_ns = ktime_get_boottime_ns();
+		ev->seq = ++udev->seq;
+		ev->type = ULEDS_EVENT_BRIGHTNESS;
+		ev->brightness = udev->brightness;
+		ev->n_channels = udev->mc.num_colors;
+		memcpy(ev->intensity, udev->intensity, sizeof(ev->intensity));
+		ev->id = udev->group_id;
+	}
+	if (was_empty && g->ring.count)
+		uleds_group_wake(g);
+}
+
+static int uleds_group_create(struct uleds_device *udev,
+			      const struct uleds_event_mode *mode)
+{
+	u32 size = mode->ring_size ? mode->ring_size : ULEDS_GROUP_RING_DEFAULT;
+	struct uleds_group *g;
+	int ret;
+
+	if (size > ULEDS_GROUP_RING_MAX || mode->flags)
+		return -EINVAL;
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	g->ring.ev = kvcalloc(size, sizeof(*g->ring.ev), GFP_KERNEL);
+	g->bounce = kcalloc(ULEDS_GROUP_BATCH, sizeof(*g->bounce), GFP_KERNEL);
+	if (!g->ring.ev || !g->bounce) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	g->ring.size = size;
+	kref_init(&g->ref);
+	mutex_init(&g->lock);
+	mutex_init(&g->read_lock);
+	xa_init(&g->members);
+	spin_lock_init(&g->ring_lock);
+	init_waitqueue_head(&g->waitq);
+
+	ret = mutex_lock_interruptible(&udev->lock);
+	if (ret)
+		goto fail;
+	spin_lock_irq(&udev->value_lock);
+	/* only a fresh fd: nothing an LED would need to undo */
+	if (udev->registered || udev->removed || udev->ring.ev ||
+	    udev->trigger[0] || udev->mc.num_colors || udev->group ||
+	    udev->as_group)
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(udev->as_group, g);
+	spin_unlock_irq(&udev->value_lock);
+	mutex_unlock(&udev->lock);
+	if (!ret)
+		return sizeof(struct uleds_event);
+fail:
+	kvfree(g->ring.ev);
+	kfree(g->bounce);
+	kfree(g);
+	return ret;
+}
+
+static int uleds_group_add(struct uleds_group *g, struct file *gfile,
+			   struct uleds_group_member *m)
+{
+	struct uleds_device *udev;
+	struct file *f;
+	int ret;
+
+	f = fget(m->fd);
+	if (!f)
+		return -EBADF;
+	if (f->f_op != &uleds_fops || f == gfile) {
+		ret = -EINVAL;
+		goto put;
+	}
+	udev = f->private_data;
+
+	mutex_lock(&g->lock);
+	ret = xa_insert(&g->members, m->id, udev, GFP_KERNEL);
+	if (ret) {
+		ret = ret == -EBUSY ? -EEXIST : ret;
+		goto unlock;
+	}
+	spin_lock_irq(&udev->value_lock);
+	if (udev->as_group)
+		ret = -EINVAL;
+	else if (udev->removed)
+		ret = -ENODEV;
+	else if (udev->group == g)
+		ret = -EALREADY;
+	else if (udev->group)
+		ret = -EBUSY;
+	if (!ret) {
+		spin_lock(&g->ring_lock);
+		udev->group = g;
+		udev->group_id = m->id;
+		uleds_group_move(g, udev);
+		spin_unlock(&g->ring_lock);
+	}
+	spin_unlock_irq(&udev->value_lock);
+	if (ret) {
+		xa_erase(&g->members, m->id);
+		/* after the erase: the id of the member, for the caller */
+		if (ret == -EALREADY)
+			m->id = udev->group_id;
+	} else {
+		udev->group_file = f;
+		f = NULL;
+	}
+unlock:
+	mutex_unlock(&g->lock);
+put:
+	if (f)
+		fput(f);
+	return ret;
+}
+
+static int uleds_group_leave(struct uleds_group *g, u32 id)
+{
+	struct uleds_device *udev;
+	struct file *f = NULL;
+
+	mutex_lock(&g->lock);
+	udev = xa_erase(&g->members, id);
+	if (udev)
+		f = uleds_group_detach(udev);
+	mutex_unlock(&g->lock);
+	if (!f)
+		return -ENOENT;
+	/* the LED's release, if this was its last reference, runs before
+	 * the return to user space */
+	fput(f);
+	return 0;
+}
+
+static int uleds_group_get(struct uleds_group *g,
+			   struct uleds_group_member __user *uarg)
+{
+	struct uleds_group_member m;
+	struct uleds_device *udev;
+	unsigned long index;
+	struct file *f = NULL;
+	int fd;
+
+	if (copy_from_user(&m, uarg, sizeof(m)))
+		return -EFAULT;
+	index = m.id;
+	mutex_lock(&g->lock);
+	udev = xa_find(&g->members, &index, U32_MAX, XA_PRESENT);
+	if (udev)
+		f = get_file(udev->group_file);
+	mutex_unlock(&g->lock);
+	if (!f)
+		return -ENOENT;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		fput(f);
+		return fd;
+	}
+	m.id = index;
+	m.fd = fd;
+	if (copy_to_user(uarg, &m, sizeof(m))) {
+		put_unused_fd(fd);
+		fput(f);
+		return -EFAULT;
+	}
+	fd_install(fd, f);
+	return 0;
+}
+
+/*
+ * A member's DEV_REMOVE: the group lets it go, as GROUP_LEAVE would. The
+ * caller holds a reference to the group, taken under the member's
+ * value_lock while it was still a member.
+ */
+static void uleds_group_forget(struct uleds_group *g, struct uleds_device *udev)
+{
+	struct file *f = NULL;
+
+	mutex_lock(&g->lock);
+	if (READ_ONCE(udev->group) == g) {
+		xa_erase(&g->members, udev->group_id);
+		f = uleds_group_detach(udev);
+	}
+	mutex_unlock(&g->lock);
+	if (f)
+		fput(f);
+	kref_put(&g->ref, uleds_group_free);
+}
+
+/* The group's fd is closed: every member goes back to its own fd. */
+static void uleds_group_release(struct uleds_group *g)
+{
+	struct uleds_device *udev;
+	unsigned long index;
+
+	mutex_lock(&g->lock);
+	xa_for_each(&g->members, index, udev) {
+		xa_erase(&g->members, index);
+		fput(uleds_group_detach(udev));
+	}
+	mutex_unlock(&g->lock);
+	kref_put(&g->ref, uleds_group_free);
+}
+
+/* As many whole records as fit, oldest first, copied in batches. */
+static ssize_t uleds_group_read(struct uleds_group *g, struct file *file,
+				char __user *buf, size_t count)
+{
+	size_t done, want, n;
+	ssize_t ret;
+
+	if (count < sizeof(struct uleds_event))
+		return -EINVAL;
+	for (;;) {
+		ret = mutex_lock_interruptible(&g->read_lock);
+		if (ret)
+			return ret;
+		for (done = 0; count - done >= sizeof(struct uleds_event);) {
+			want = min_t(size_t, ULEDS_GROUP_BATCH,
+				     (count - done) / sizeof(struct uleds_event));
+			spin_lock_irq(&g->ring_lock);
+			n = uleds_ring_take(&g->ring, g->bounce, want);
+			spin_unlock_irq(&g->ring_lock);
+			if (!n)
+				break;
+			/* taken off already: a faulting buffer loses them */
+			if (copy_to_user(buf + done, g->bounce,
+					 n * sizeof(struct uleds_event))) {
+				mutex_unlock(&g->read_lock);
+				return done ? done : -EFAULT;
+			}
+			done += n * sizeof(struct uleds_event);
+			if (n < want)
+				break;
+		}
+		mutex_unlock(&g->read_lock);
+		if (done)
+			return done;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(g->waitq, READ_ONCE(g->ring.count));
+		if (ret)
+			return ret;
+	}
+}
+
+static long uleds_group_ioctl(struct uleds_group *g, struct file *file,
+			      unsigned int cmd, void __user *uarg)
+{
+	struct uleds_group_member m;
+	int ret;
+
+	switch (cmd) {
+	case ULEDS_IOC_GROUP_ADD:
+		if (copy_from_user(&m, uarg, sizeof(m)))
+			return -EFAULT;
+		ret = uleds_group_add(g, file, &m);
+		if (ret == -EALREADY && copy_to_user(uarg, &m, sizeof(m)))
+			return -EFAULT;
+		return ret;
+	case ULEDS_IOC_GROUP_LEAVE:
+		if (copy_from_user(&m, uarg, sizeof(m)))
+			return -EFAULT;
+		return uleds_group_leave(g, m.id);
+	case ULEDS_IOC_GROUP_GET:
+		return uleds_group_get(g, uarg);
+	case ULEDS_IOC_GROUP_CREATE:
+		return -EBUSY;
+	default:
+		/* the LED ioctls: a group is no LED */
+		return -ENOTTY;
+	}
+}
+
 static int uleds_open(struct inode *inode, struct file *file)
 {
 	struct uleds_device *udev;
@@ -647,6 +1086,10 @@ static int uleds_release(struct inode *inode, struct file *file)
 {
 	struct uleds_device *udev = file->private_data;
 
+	if (udev->as_group)
+		uleds_group_release(udev->as_group);
+	/* a member's file is held by its group: never released in one */
+	WARN_ON_ONCE(udev->group);
 	if (udev->registered)
 		uleds_unregister(udev);
 #if IS_ENABLED(CONFIG_LEDS_CLASS_MULTICOLOR)
@@ -654,7 +1097,7 @@ static int uleds_release(struct inode *inode, struct file *file)
 		symbol_put(led_classdev_multicolor_register_ext);
 #endif
 	mutex_destroy(&udev->lock);
-	kvfree(udev->ring);
+	kvfree(udev->ring.ev);
 	kfree(udev);
 
 	return 0;
@@ -667,6 +1110,8 @@ static ssize_t uleds_write(struct file *file, const char __user *buf,
 	struct uleds_user_dev user_dev;
 	int ret;
 
+	if (READ_ONCE(udev->as_group))
+		return -EINVAL;
 	if (count != sizeof(user_dev))
 		return READ_ONCE(udev->registered) ? -EBUSY : -EINVAL;
 	if (copy_from_user(&user_dev, buf, sizeof(user_dev)))
@@ -734,14 +1179,9 @@ static ssize_t uleds_read_events(struct uleds_device *udev, char __user *buf,
 
 	while (count - done >= sizeof(ev)) {
 		spin_lock_irq(&udev->value_lock);
-		got = udev->count > 0;
-		if (got) {
-			ev = udev->ring[udev->tail];
-			udev->tail = (udev->tail + 1) % udev->ring_size;
-			udev->count--;
-		} else {
+		got = uleds_ring_take(&udev->ring, &ev, 1);
+		if (!got)
 			gone = !udev->registered;
-		}
 		spin_unlock_irq(&udev->value_lock);
 
 		if (!got)
@@ -765,8 +1205,8 @@ static bool uleds_readable(struct uleds_device *udev)
 {
 	if (READ_ONCE(udev->removed))
 		return true;
-	if (READ_ONCE(udev->ring))
-		return READ_ONCE(udev->count);
+	if (READ_ONCE(udev->ring.ev))
+		return READ_ONCE(udev->ring.count);
 	return READ_ONCE(udev->changed);
 }
 
@@ -774,11 +1214,14 @@ static ssize_t uleds_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
 	struct uleds_device *udev = file->private_data;
+	struct uleds_group *g = READ_ONCE(udev->as_group);
 	ssize_t ret;
 
+	if (g)
+		return uleds_group_read(g, file, buf, count);
 	for (;;) {
 		/* The mode only goes from latest-value to event, never back. */
-		if (READ_ONCE(udev->ring))
+		if (READ_ONCE(udev->ring.ev))
 			ret = uleds_read_events(udev, buf, count);
 		else
 			ret = uleds_read_value(udev, buf, count);
@@ -797,7 +1240,12 @@ static ssize_t uleds_read(struct file *file, char __user *buf, size_t count,
 static __poll_t uleds_poll(struct file *file, poll_table *wait)
 {
 	struct uleds_device *udev = file->private_data;
+	struct uleds_group *g = READ_ONCE(udev->as_group);
 
+	if (g) {
+		poll_wait(file, &g->waitq, wait);
+		return READ_ONCE(g->ring.count) ? EPOLLIN | EPOLLRDNORM : 0;
+	}
 	poll_wait(file, &udev->waitq, wait);
 
 	if (READ_ONCE(udev->removed))
@@ -840,13 +1288,13 @@ static int uleds_set_event_mode(struct uleds_device *udev,
 		udev->blink_offload = mode->flags & ULEDS_EVENT_F_BLINK;
 
 	spin_lock_irq(&udev->value_lock);
-	old = udev->ring;
-	udev->pending_lost += udev->count + (udev->changed ? 1 : 0);
+	old = udev->ring.ev;
+	udev->ring.pending_lost += udev->ring.count + (udev->changed ? 1 : 0);
 	udev->changed = false;
-	udev->ring = ring;
-	udev->ring_size = size;
-	udev->tail = 0;
-	udev->count = 0;
+	udev->ring.ev = ring;
+	udev->ring.size = size;
+	udev->ring.tail = 0;
+	udev->ring.count = 0;
 	spin_unlock_irq(&udev->value_lock);
 
 	mutex_unlock(&udev->lock);
@@ -879,6 +1327,7 @@ static int uleds_get_dev(struct uleds_device *udev,
  */
 static int uleds_dev_remove(struct uleds_device *udev)
 {
+	struct uleds_group *g = NULL;
 	int ret;
 
 	ret = mutex_lock_interruptible(&udev->lock);
@@ -892,13 +1341,21 @@ static int uleds_dev_remove(struct uleds_device *udev)
 	spin_lock_irq(&udev->value_lock);
 	udev->registered = false;
 	udev->changed = false;
-	udev->count = 0;
+	udev->ring.count = 0;
 	WRITE_ONCE(udev->removed, true);
+	g = udev->group;
+	if (g) {
+		/* the group's reader learns it from the group */
+		uleds_push(udev, ULEDS_EVENT_REMOVED, 0, 0, 0);
+		kref_get(&g->ref);
+	}
 	spin_unlock_irq(&udev->value_lock);
 	wake_up_interruptible_poll(&udev->waitq,
 				   EPOLLHUP | EPOLLIN | EPOLLRDNORM);
 out:
 	mutex_unlock(&udev->lock);
+	if (g)
+		uleds_group_forget(g, udev);
 	return ret;
 }
 
@@ -912,6 +1369,8 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct uleds_trigger trig;
 	int ret;
 
+	if (READ_ONCE(udev->as_group))
+		return uleds_group_ioctl(udev->as_group, file, cmd, uarg);
 	switch (cmd) {
 	case ULEDS_IOC_DEV_SETUP:
 		if (copy_from_user(&user_dev, uarg, sizeof(user_dev)))
@@ -936,6 +1395,10 @@ static long uleds_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return ret;
 	case ULEDS_IOC_DEV_REMOVE:
 		return uleds_dev_remove(udev);
+	case ULEDS_IOC_GROUP_CREATE:
+		if (copy_from_user(&mode, uarg, sizeof(mode)))
+			return -EFAULT;
+		return uleds_group_create(udev, &mode);
 	default:
 		return -ENOTTY;
 	}

@@ -30,15 +30,15 @@
 #include <unistd.h>
 
 #include "../../kmod/uleds-ext.h"
+#include "uleds-abi.h"
 
-#define LEDS_DIR "/sys/class/leds"
 #define MANY_LEDS 1000
 
-static const char *device = "/dev/uleds";
+const char *device = "/dev/uleds";
 static int n_checks, n_failed;
 
 /* check(cond, what, fmt, ...): one result line; fmt says what differed. */
-static bool check(bool cond, const char *what, const char *fmt, ...)
+bool check(bool cond, const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,7 +57,7 @@ static bool check(bool cond, const char *what, const char *fmt, ...)
 	return cond;
 }
 
-static double now(void)
+double now(void)
 {
 	struct timespec ts;
 
@@ -65,14 +65,14 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sleep_ms(int ms)
+void sleep_ms(int ms)
 {
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
 
 	nanosleep(&ts, NULL);
 }
 
-static const char *err_name(int r)
+const char *err_name(int r)
 {
 	static char buf[64];
 
@@ -86,7 +86,7 @@ static const char *err_name(int r)
 }
 
 /* Fills a 64-byte name field: NUL-padded, unterminated only when SRC is 64+ long. */
-static void copy_name(char dst[LED_MAX_NAME_SIZE], const char *src)
+void copy_name(char dst[LED_MAX_NAME_SIZE], const char *src)
 {
 	size_t n = 0;
 
@@ -98,7 +98,7 @@ static void copy_name(char dst[LED_MAX_NAME_SIZE], const char *src)
 	memcpy(dst, src, n);
 }
 
-static int open_dev(int flags)
+int open_dev(int flags)
 {
 	int fd = open(device, O_RDWR | O_CLOEXEC | flags);
 
@@ -106,7 +106,7 @@ static int open_dev(int flags)
 }
 
 /* Registers through write(); returns the byte count or -errno. */
-static int setup_write(int fd, const char *name, int max_brightness)
+int setup_write(int fd, const char *name, int max_brightness)
 {
 	struct uleds_user_dev u = {.max_brightness = max_brightness};
 	ssize_t n;
@@ -116,7 +116,7 @@ static int setup_write(int fd, const char *name, int max_brightness)
 	return n < 0 ? -errno : (int)n;
 }
 
-static int ioctl_setup(int fd, const char *name, int max_brightness)
+int ioctl_setup(int fd, const char *name, int max_brightness)
 {
 	struct uleds_user_dev u = {.max_brightness = max_brightness};
 
@@ -133,7 +133,7 @@ static int ioctl_trigger(int fd, const char *name)
 }
 
 /* Opens and registers NAME; returns the fd or -errno. */
-static int new_led(const char *name, int max_brightness, int flags)
+int new_led(const char *name, int max_brightness, int flags)
 {
 	int fd = open_dev(flags);
 	int r;
@@ -149,14 +149,14 @@ static int new_led(const char *name, int max_brightness, int flags)
 }
 
 /* Reads one brightness; returns the byte count or -errno, the value in *value. */
-static int read_value(int fd, int *value)
+int read_value(int fd, int *value)
 {
 	ssize_t n = read(fd, value, sizeof(*value));
 
 	return n < 0 ? -errno : (int)n;
 }
 
-static bool led_exists(const char *name)
+bool led_exists(const char *name)
 {
 	char path[256];
 
@@ -164,7 +164,7 @@ static bool led_exists(const char *name)
 	return access(path, F_OK) == 0;
 }
 
-static int sysfs_write(const char *name, const char *attr, const char *value)
+int sysfs_write(const char *name, const char *attr, const char *value)
 {
 	char path[256];
 	int fd, r = 0;
@@ -179,7 +179,7 @@ static int sysfs_write(const char *name, const char *attr, const char *value)
 	return r;
 }
 
-static int sysfs_read(const char *name, const char *attr, char *buf, size_t size)
+int sysfs_read(const char *name, const char *attr, char *buf, size_t size)
 {
 	char path[256];
 	ssize_t n;
@@ -199,7 +199,7 @@ static int sysfs_read(const char *name, const char *attr, char *buf, size_t size
 }
 
 /* Counts entries of /sys/class/leds starting with PREFIX ("" for all). */
-static int count_leds(const char *prefix)
+int count_leds(const char *prefix)
 {
 	DIR *d = opendir(LEDS_DIR);
 	struct dirent *de;
@@ -918,7 +918,7 @@ static void test_missing_trigger_modprobe(void)
 
 /* --- event mode (ULEDS_IOC_SET_EVENT_MODE) ----------------------------------------------- */
 
-static int event_mode(int fd, unsigned int ring_size, unsigned int flags)
+int event_mode(int fd, unsigned int ring_size, unsigned int flags)
 {
 	struct uleds_event_mode m = {.ring_size = ring_size, .flags = flags};
 	int r = ioctl(fd, ULEDS_IOC_SET_EVENT_MODE, &m);
@@ -927,7 +927,7 @@ static int event_mode(int fd, unsigned int ring_size, unsigned int flags)
 }
 
 /* Reads every record waiting (the fd is O_NONBLOCK) into ev[], at most max. */
-static int read_events(int fd, struct uleds_event *ev, int max)
+int read_events(int fd, struct uleds_event *ev, int max)
 {
 	int n = 0;
 	ssize_t r;
@@ -942,7 +942,7 @@ static int read_events(int fd, struct uleds_event *ev, int max)
 }
 
 /* Opens an LED in event mode with a ring of RING records; returns the fd or -errno. */
-static int new_event_led(const char *name, unsigned int ring, unsigned int flags)
+int new_event_led(const char *name, unsigned int ring, unsigned int flags)
 {
 	int fd = open_dev(O_NONBLOCK), r;
 
@@ -1207,13 +1207,13 @@ static void test_multicolor(void)
 }
 /* --- identify and remove (ULEDS_IOC_GET_DEV, ULEDS_IOC_DEV_REMOVE) ------------------------ */
 
-static int get_dev(int fd, struct uleds_user_dev *u)
+int get_dev(int fd, struct uleds_user_dev *u)
 {
 	memset(u, 0xff, sizeof(*u));
 	return ioctl(fd, ULEDS_IOC_GET_DEV, u) < 0 ? -errno : 0;
 }
 
-static int dev_remove(int fd)
+int dev_remove(int fd)
 {
 	return ioctl(fd, ULEDS_IOC_DEV_REMOVE) < 0 ? -errno : 0;
 }
@@ -1426,6 +1426,7 @@ int main(int argc, char **argv)
 	test_get_dev_and_remove();
 	test_module_refcount();
 	test_many();
+	test_groups();
 
 	check(count_leds("abi-") == 0, "no test LED is left behind", "%d abi-* LEDs remain",
 	      count_leds("abi-"));

@@ -8,7 +8,10 @@
  * without a default trigger) and close LEDs, closing while another thread blocks in read()
  * or poll(), after dup(), and with the fd inherited by a child. Other threads write
  * brightness, trigger and delay_on in sysfs, read every attribute, set triggers by ioctl,
- * and unload and reload trigger modules. The kernel's verdict (no BUG, WARNING, Oops or
+ * and unload and reload trigger modules. A group thread makes LED groups (kmod/README,
+ * "Groups") that owners' LEDs join, reads them in a thread of its own, walks and leaves
+ * members, and closes each group while its reader blocks, after dup() or in a child; owners
+ * close their fds while their LEDs are held by a group, or remove them. The kernel's verdict (no BUG, WARNING, Oops or
  * hung task) is read from dmesg by test-uleds-torture.sh; this program fails when a
  * thread stays stuck, when an operation fails in a way the ABI does not allow, or when an
  * LED is left behind. It prints the operations per second it reached.
@@ -56,6 +59,12 @@ enum op {
 	OP_FORK,
 	OP_MODULE,
 	OP_READ,
+	OP_GROUP,
+	OP_JOIN,
+	OP_GROUP_RECORDS,
+	OP_GROUP_WALK,
+	OP_LEAVE,
+	OP_REMOVE,
 	_OP_MAX,
 };
 
@@ -70,6 +79,12 @@ static const char *const op_names[_OP_MAX] = {
     [OP_FORK] = "fork rounds",
     [OP_MODULE] = "trigger module loads/unloads",
     [OP_READ] = "value reads",
+    [OP_GROUP] = "groups made and closed",
+    [OP_JOIN] = "group joins",
+    [OP_GROUP_RECORDS] = "records read from groups",
+    [OP_GROUP_WALK] = "fds handed back by GROUP_GET",
+    [OP_LEAVE] = "group leaves",
+    [OP_REMOVE] = "DEV_REMOVEs of members",
 };
 
 /* Triggers the threads pick from; the unknown ones make the core ask modprobe. */
@@ -93,6 +108,11 @@ struct slot {
 	int fd;
 };
 static struct slot slots[N_SLOTS];
+
+/* The group owners join now (-1: none), and the next member id. */
+static pthread_mutex_t group_lock = PTHREAD_MUTEX_INITIALIZER;
+static int group_fd = -1;
+static atomic_uint next_member_id;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -214,8 +234,9 @@ static void *blocked_main(void *arg)
 	if (b->poll)
 		poll(&pfd, 1, 300);
 	else if (read(b->fd, &value, sizeof(value)) < 0 && errno != EINTR && errno != EAGAIN &&
-		 /* closed before the read began; or the number went to a new, unset fd */
-		 errno != EBADF && errno != ENODEV)
+		 /* closed before the read began; or the number went to a new, unset fd, or to a
+		  * group (whose records do not fit an int: EINVAL) */
+		 errno != EBADF && errno != ENODEV && errno != EINVAL)
 		fail("a blocked read failed with %s", strerror(errno));
 	return NULL;
 }
@@ -273,6 +294,28 @@ static void release(unsigned int *seed, int fd)
 	}
 }
 
+/* The owner's LED joins the group of the moment, if any; the group may go at any time (its
+ * own copy of the fd keeps it valid here). Returns whether it joined. */
+static bool join_group(int fd)
+{
+	struct uleds_group_member m = {.fd = fd};
+	int g, r;
+
+	pthread_mutex_lock(&group_lock);
+	g = group_fd < 0 ? -1 : fcntl(group_fd, F_DUPFD_CLOEXEC, 0);
+	pthread_mutex_unlock(&group_lock);
+	if (g < 0)
+		return false;
+	m.id = atomic_fetch_add(&next_member_id, 1);
+	r = ioctl(g, ULEDS_IOC_GROUP_ADD, &m) < 0 ? -errno : 0;
+	close(g);
+	if (r)
+		fail("GROUP_ADD: %s", strerror(-r));
+	else
+		count(OP_JOIN);
+	return r == 0;
+}
+
 static void *owner_main(void *arg)
 {
 	long id = (long)arg;
@@ -321,6 +364,12 @@ static void *owner_main(void *arg)
 			while (read(fd, &value, sizeof(value)) == sizeof(value))
 				count(OP_READ);
 		}
+		if (rnd(&seed, 3) == 0 && join_group(fd) && rnd(&seed, 4) == 0) {
+			r = ioctl(fd, ULEDS_IOC_DEV_REMOVE) < 0 ? -errno : 0;
+			if (r && r != -EINTR)
+				fail("DEV_REMOVE of a member %s: %s", name, strerror(-r));
+			count(OP_REMOVE);
+		}
 		if (rnd(&seed, 3) == 0) {
 			r = ioctl_trigger(fd, triggers[rnd(&seed, 8)]);
 			if (r && r != -EINTR)
@@ -334,6 +383,116 @@ static void *owner_main(void *arg)
 		s->fd = -1;
 		pthread_mutex_unlock(&s->lock);
 		release(&seed, fd);
+	}
+	return NULL;
+}
+
+struct group_reader {
+	pthread_t thread;
+	int fd; /* its own copy of the group: the last one, closed when it is done */
+	atomic_bool done;
+};
+
+/* Reads a group, blocking, until done is set and a signal comes; then closes its copy, which
+ * releases the group while members may be pushing records. */
+static void *group_reader_main(void *arg)
+{
+	struct group_reader *rd = arg;
+	struct uleds_event ev[32];
+	ssize_t n;
+
+	while (!rd->done) {
+		n = read(rd->fd, ev, sizeof(ev));
+		if (n > 0) {
+			if (n % (ssize_t)sizeof(ev[0]))
+				fail("a group read returned %zd bytes, not whole records", n);
+			atomic_fetch_add_explicit(&ops[OP_GROUP_RECORDS], n / (ssize_t)sizeof(ev[0]),
+						  memory_order_relaxed);
+		} else if (n == 0 || errno != EINTR) {
+			fail("a group read: %s", n ? strerror(errno) : "0 bytes");
+			break;
+		}
+	}
+	close(rd->fd);
+	return NULL;
+}
+
+/* GROUP_GET over every member, closing each fd it hands back; and a few leaves. */
+static void walk_group(unsigned int *seed, int g)
+{
+	struct uleds_group_member m = {0};
+
+	while (ioctl(g, ULEDS_IOC_GROUP_GET, &m) == 0) {
+		close(m.fd);
+		count(OP_GROUP_WALK);
+		if (rnd(seed, 4) == 0) {
+			if (ioctl(g, ULEDS_IOC_GROUP_LEAVE, &m) < 0 && errno != ENOENT)
+				fail("GROUP_LEAVE: %s", strerror(errno));
+			count(OP_LEAVE);
+		}
+		m.id++;
+	}
+	if (errno != ENOENT)
+		fail("GROUP_GET: %s", strerror(errno));
+}
+
+/* One group after another: made, joined by owners, read, walked, then closed in one of the
+ * ways an owner closes an LED (under a blocked read, after dup(), in a child). */
+static void *group_main(void *arg)
+{
+	struct uleds_event_mode mode = {0};
+	unsigned int seed = 5000 + (long)arg;
+	struct group_reader rd;
+	int g, d;
+	pid_t pid;
+
+	while (!stop) {
+		g = open(device, O_RDWR | O_CLOEXEC);
+		mode.ring_size = rnd(&seed, 2) ? 0 : 1 + rnd(&seed, 16);
+		if (g < 0 || ioctl(g, ULEDS_IOC_GROUP_CREATE, &mode) != sizeof(struct uleds_event)) {
+			fail("GROUP_CREATE: %s", strerror(errno));
+			break;
+		}
+		rd.fd = fcntl(g, F_DUPFD_CLOEXEC, 0);
+		rd.done = false;
+		pthread_create(&rd.thread, NULL, group_reader_main, &rd);
+		pthread_mutex_lock(&group_lock);
+		group_fd = g;
+		pthread_mutex_unlock(&group_lock);
+		for (int i = 0, n = 1 + rnd(&seed, 4); i < n && !stop; i++) {
+			sleep_us(rnd(&seed, 8000));
+			walk_group(&seed, g);
+		}
+		pthread_mutex_lock(&group_lock);
+		group_fd = -1;
+		pthread_mutex_unlock(&group_lock);
+
+		switch (rnd(&seed, 3)) {
+		case 0: /* a dup keeps the group for a moment */
+			d = dup(g);
+			close(g);
+			sleep_us(rnd(&seed, 2000));
+			close(d);
+			break;
+		case 1: /* ... or a child that inherited it */
+			pid = fork();
+			if (pid == 0) {
+				sleep_us(rnd(&seed, 3000));
+				_exit(0);
+			}
+			close(g);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+			break;
+		default:
+			close(g);
+		}
+		/* the reader's copy is the last: it goes when the blocked read returns */
+		rd.done = true;
+		do
+			pthread_kill(rd.thread, SIGUSR1);
+		while (!join_within(rd.thread, 10));
+		count(OP_GROUP);
 	}
 	return NULL;
 }
@@ -418,8 +577,9 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	void *(*const kinds[])(void *) = {writer_main, writer_main, reader_main, modules_main};
-	pthread_t threads[N_OWNERS + 4];
+	void *(*const kinds[])(void *) = {writer_main, writer_main, reader_main, modules_main,
+					  group_main};
+	pthread_t threads[N_OWNERS + 5];
 	struct sigaction sa = {.sa_handler = on_signal};
 	pthread_rwlockattr_t attr;
 	int n_threads = 0, i, seconds, left;
@@ -446,7 +606,7 @@ int main(int argc, char **argv)
 	start = now();
 	for (i = 0; i < N_OWNERS; i++)
 		pthread_create(&threads[n_threads++], NULL, owner_main, (void *)(long)i);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		pthread_create(&threads[n_threads++], NULL, kinds[i], (void *)(long)i);
 
 	sleep(seconds);
@@ -473,7 +633,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < _OP_MAX; i++)
 		printf("uleds-torture: %8ld %-34s %8.1f/s\n", ops[i], op_names[i],
 		       ops[i] / elapsed);
-	if (ops[OP_SETUP] == 0 || ops[OP_SYSFS_WRITE] == 0 || ops[OP_MODULE] == 0)
+	if (ops[OP_SETUP] == 0 || ops[OP_SYSFS_WRITE] == 0 || ops[OP_MODULE] == 0 ||
+	    ops[OP_GROUP] == 0 || ops[OP_JOIN] == 0 || ops[OP_GROUP_WALK] == 0 ||
+	    ops[OP_GROUP_RECORDS] == 0)
 		fail("an operation never ran: the torture tested nothing");
 	if (count_leds() != 0)
 		fail("%d " PREFIX "* LEDs are left with every fd closed", count_leds());
