@@ -21,7 +21,7 @@ struct fdstore {
 	sd_event *event;
 	bool notify; /* NOTIFY_SOCKET is set: there is a store */
 	bool notify_warned;
-	bool keep_logged; /* fd store LEDs of broken definitions: said once */
+	bool keep_logged;  /* fd store LEDs of broken definitions: said once */
 	bool group_stored; /* the uleds group's fd is in systemd's store */
 	/* fds handed back by systemd's fd store at start */
 	int *stored_fds;
@@ -414,12 +414,14 @@ void fdstore_forget(struct fdstore *fs, const char *name, int fd)
  * (the first LED is added before it). */
 static void fdstore_add_group(struct fdstore *fs, struct led *l)
 {
-	int fd = led_watch_group_fd(l->ctx->watch);
+	int fd = led_watch_group_fd(l->ctx->watch), r;
 
 	if (fs->group_stored || !fs->notify || fd < 0)
 		return;
-	notify_warn(fs, notify_send("FDSTORE=1\nFDNAME=" FDSTORE_GROUP_NAME, &fd, 1), l->name,
-		    "FDSTORE of the uleds group");
+	r = notify_send("FDSTORE=1\nFDNAME=" FDSTORE_GROUP_NAME, &fd, 1);
+	notify_warn(fs, r, l->name, "FDSTORE of the uleds group");
+	if (r >= 0)
+		log_info("fd store: the uleds group (one fd for every LED) is kept by systemd.");
 	fs->group_stored = true;
 }
 

@@ -114,9 +114,8 @@ int led_watch_open_group(sd_event *event, struct led_watch **watch, const char *
 	if (r == -ENOTTY || r == -ENOENT || r == -ENODEV || r == -ENXIO || r == -EACCES)
 		return 0;
 	if (r < 0)
-		return log_warning_errno(r,
-					 "Cannot make a uleds group (%m); each LED is read "
-					 "from its own fd.");
+		return log_warning_errno(r, "Cannot make a uleds group (%m); each LED is read "
+					    "from its own fd.");
 	log_debug("uleds group: the LEDs' records come through one fd.");
 	return 1;
 }

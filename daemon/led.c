@@ -170,8 +170,8 @@ int led_new(struct led_context *m, struct led_conf *conf, int adopt_fd, struct l
 	pending = r > 0;
 	/* All LEDs share one sd-event source (led-watch.c): a wakeup reads the records of many
 	 * LEDs from their group, or every ready LED. */
-	l->watch = (struct led_watch_member){
-	    .fd = l->fd, .ready = led_on_ready, .record = led_on_record};
+	l->watch =
+	    (struct led_watch_member){.fd = l->fd, .ready = led_on_ready, .record = led_on_record};
 	r = led_watch_add(m->event, &m->watch, &l->watch);
 	if (r < 0)
 		return error_setf(ret_error, r, "Failed to watch LED '%s': %s.", l->name,

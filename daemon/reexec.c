@@ -123,6 +123,21 @@ static int collect_fds(struct manager *m, int **ret_fds, char **ret_names, size_
 	return *ret_names ? 0 : -ENOMEM;
 }
 
+/* The LEDs handed over: the daemon's, and the fd store's kept for broken definitions. */
+static size_t count_leds(struct manager *m)
+{
+	size_t n = m->n_leds;
+
+	for (size_t i = 0; i < fdstore_n_kept(m->fdstore); i++) {
+		const char *name;
+		int fd;
+
+		fdstore_kept(m->fdstore, i, &name, &fd);
+		n += name && fd >= 0;
+	}
+	return n;
+}
+
 /* Moves fds[i] to 3 + i, inheritable; everything else keeps O_CLOEXEC and goes with the exec. */
 static int place_fds(int *fds, size_t n)
 {
@@ -163,7 +178,9 @@ static int reexec_now(struct manager *m)
 	if (r < 0)
 		return log_error_errno(r, "Cannot re-execute: %m; running on.");
 
-	log_info("Re-executing %s with %zu LED%s.", exe, n, n == 1 ? "" : "s");
+	log_info("Re-executing %s with %zu LED%s%s.", exe, count_leds(m),
+		 count_leds(m) == 1 ? "" : "s",
+		 led_watch_group_fd(m->led_ctx.watch) >= 0 ? " in a uleds group" : "");
 	manager_notify(m, "RELOADING=1\nSTATUS=Re-executing.");
 	/* From here on there is no way back: the new process adopts the LEDs. Save what would
 	 * be lost (restore LEDs' pending brightness), and leave the bus with our replies sent. */

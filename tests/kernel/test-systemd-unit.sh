@@ -106,7 +106,10 @@ assert_eq running "$(prop SubState)" "sub-state after start"
 assert_eq "5 LEDs, 0 errors" "$(prop StatusText)" "STATUS= after start"
 assert_true "systemctl status shows the STATUS line" \
 	sh -c "systemctl status --no-pager $U | grep -q 'Status: \"5 LEDs, 0 errors\"'"
-assert_eq 5 "$(prop NFileDescriptorStore)" "uleds fds in systemd's fd store"
+# uledsd's kmod: one uleds group holds every LED (kmod/README, "Groups"): one fd in the store.
+assert_eq 1 "$(prop NFileDescriptorStore)" "one fd (the uleds group of 5 LEDs) in systemd's fd store"
+assert_true "uledsd says the group is stored" \
+	journal_has "fd store: the uleds group (one fd for every LED) is kept by systemd." _PID="$(main_pid)"
 on_bus() { busctl --system list --no-pager --no-legend 2>/dev/null | grep -q '^io\.uledsd1 '; }
 assert_true "uledsd owns io.uledsd1 on the system bus" wait_for 10 on_bus
 systemctl status --no-pager $U | sed 's/^/#   /' | head -n 12
@@ -202,8 +205,7 @@ test_reload_dbus() {
 	assert_eq "5 LEDs, 0 errors (reload 1)" "$(prop StatusText)" "STATUS= after the reload"
 	# uledsd's kmod removes the LED at once (ULEDS_IOC_DEV_REMOVE); systemd drops its copy when
 	# it sees the HUP, in its own time.
-	assert_true "the fd store let go of the removed LED, holds the new one" \
-		wait_for 5 sh -c "[ \"\$(systemctl show -P NFileDescriptorStore $U)\" = 5 ]"
+	assert_eq 1 "$(prop NFileDescriptorStore)" "the fd store holds the group still, the one fd"
 	assert_true "the reload went through the D-Bus method" \
 		journal_has "Reloading the configuration." _PID="$pid"
 	# A new max_brightness recreates the LED: the old one must be gone before the name is
@@ -213,8 +215,7 @@ test_reload_dbus() {
 	assert_true "systemctl reload (max_brightness changed)" systemctl reload $U
 	assert_eq 7 "$(cat "$L/sd:new/max_brightness" 2>&1)" "a recreated LED has its new max_brightness when reload returns"
 	assert_eq "5 LEDs, 0 errors (reload 2)" "$(prop StatusText)" "STATUS= after recreating an LED"
-	assert_true "the fd store holds the recreated LED once" \
-		wait_for 5 sh -c "[ \"\$(systemctl show -P NFileDescriptorStore $U)\" = 5 ]"
+	assert_eq 1 "$(prop NFileDescriptorStore)" "the fd store holds the group, no per-LED fd"
 }
 
 # --- kill -9: restarted, the LEDs never disappear, triggers keep running ------------------
@@ -260,7 +261,9 @@ test_kill9() {
 	pid=$(main_pid)
 	assert_true "the new process adopted the LEDs from the fd store" \
 		journal_has "sd:red:blink: adopted from the fd store" _PID="$pid"
-	assert_eq 6 "$(prop NFileDescriptorStore)" "the fd store still holds each LED once (the kept one too)"
+	assert_eq 1 "$(prop NFileDescriptorStore)" "the fd store still holds the one group (the kept LED in it too)"
+	assert_true "the new process took the LEDs from the stored group" \
+		journal_has "fd store: 6 LEDs kept by systemd in a uleds group." _PID="$pid"
 	assert_eq "$inode_kept" "$(ino sd:white:kept)" "the kept transient LED is the same sysfs node (inode)"
 	assert_true "the kept LED is still Transient" kept_is_transient
 	assert_true "the new process adopted the kept LED from the fd store" \
@@ -299,7 +302,7 @@ test_keep_create() {
 	assert_true "it is remembered in the unit's RuntimeDirectory (/run/uledsd/transient)" \
 		sh -c "ls /run/uledsd/transient | grep -q white"
 	assert_eq /run/uledsd "$(prop RuntimeDirectory | sed 's|^|/run/|')" "RuntimeDirectory="
-	assert_eq 6 "$(prop NFileDescriptorStore)" "the kept LED's fd is in the fd store"
+	assert_eq 1 "$(prop NFileDescriptorStore)" "the kept LED is in the stored group: still one fd"
 }
 kept_is_transient() {
 	[ "$(busctl --system get-property io.uledsd1 /io/uledsd1/led/sd_3awhite_3akept io.uledsd1.LED Transient 2>/dev/null)" = "b true" ]
@@ -323,7 +326,7 @@ test_broken_then_crash() {
 	assert_true "the journal does not say it was released" \
 		sh -c "! journalctl -u $U -o cat --no-pager _PID=$pid | grep -q 'sd:green:log: no longer configured'"
 	assert_true "the journal names the error (FILE:LINE)" journal_has "10-test.conf:2: " _PID="$pid"
-	assert_eq 6 "$(prop NFileDescriptorStore)" "the fd store still holds the kept LED"
+	assert_eq 1 "$(prop NFileDescriptorStore)" "the fd store still holds the group with the kept LED"
 	sed -i 's/^max_brightness = lots/max_brightness = 100/' /etc/uledsd.d/10-test.conf
 	assert_true "systemctl reload with the error fixed" systemctl reload $U
 	assert_eq "$inode" "$(ino sd:green:log)" "the fixed definition (unchanged) keeps the same LED"
@@ -381,23 +384,23 @@ test_reload_sighup() {
 	assert_true "an added LED exists when reload returns" test -e "$L/sd:gone"
 	assert_true "a removed LED is gone when reload returns" test ! -e "$L/sd:new"
 	assert_eq "5 LEDs, 0 errors (reload 1)" "$(prop StatusText)" "STATUS= after the SIGHUP reload"
-	assert_eq 5 "$(prop NFileDescriptorStore)" "the fd store follows the SIGHUP reload"
+	assert_eq 1 "$(prop NFileDescriptorStore)" "the fd store holds the group across the SIGHUP reload"
 	printf '[sd:broken]\nmax_brightness = many\n' >/etc/uledsd.d/40-broken.conf
 	assert_true "a second reload, with an error in the configuration" systemctl reload $U
 	assert_eq "5 LEDs, 1 error (reload 2)" "$(prop StatusText)" "STATUS= counts the error"
 	rm /etc/uledsd.d/40-broken.conf
 }
 
-# --- more LEDs than FileDescriptorStoreMax: the rest are created again after a crash ----------
-# systemd 252 keeps no fd beyond the limit and tells only its own log (README, "Crash
-# survival"): what the fd store kept is adopted, the others are new LEDs of the same names.
+# --- FileDescriptorStoreMax=1: the one group fd keeps every LED across a crash ----------------
+# With per-LED fds (the in-tree uleds) systemd 252 keeps no fd beyond the limit and the rest
+# are created again (README, "Crash survival"); the uleds group holds them all in one fd.
 test_fdstore_max() {
 	local pid n_same=0 n_new=0 name
 	declare -A before
-	printf '[Service]\nFileDescriptorStoreMax=3\n' >/etc/systemd/system/$U.d/70-storemax.conf
+	printf '[Service]\nFileDescriptorStoreMax=1\n' >/etc/systemd/system/$U.d/70-storemax.conf
 	systemctl daemon-reload
-	assert_true "restart with FileDescriptorStoreMax=3" systemctl restart $U
-	assert_eq 3 "$(prop NFileDescriptorStore)" "systemd keeps 3 of the 5 LEDs' fds"
+	assert_true "restart with FileDescriptorStoreMax=1" systemctl restart $U
+	assert_eq 1 "$(prop NFileDescriptorStore)" "systemd keeps the one fd, the group of 5 LEDs"
 	for name in sd:green:log sd:red:blink sd:amber:restore sd:gpio sd:gone; do
 		before[$name]=$(ino $name)
 	done
@@ -413,8 +416,8 @@ test_fdstore_max() {
 			n_new=$((n_new + 1))
 		fi
 	done
-	assert_eq "3 kept, 2 created again" "$n_same kept, $n_new created again" \
-		"beyond the limit LEDs are created again, the others adopted (same inode)"
+	assert_eq "5 kept, 0 created again" "$n_same kept, $n_new created again" \
+		"every LED adopted from the one stored fd (same inode)"
 	assert_eq "5 LEDs, 0 errors" "$(prop StatusText)" "STATUS= after the restart"
 	rm /etc/systemd/system/$U.d/70-storemax.conf
 	systemctl daemon-reload
