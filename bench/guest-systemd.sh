@@ -51,17 +51,13 @@ for n in $sizes; do
 		log "$label, $n LEDs under systemd"
 		t0=$(usec)
 		# systemd-run returns when the start job is done: at READY=1, which uledsd sends
-		# once every LED's fd is in the store (fdstore_flush()).
+		# once every LED is in the store (the uleds group's one fd, or each LED's fd).
 		systemd-run --quiet --unit="$unit" -p Type=notify -p FileDescriptorStoreMax=16384 \
-			-p LimitNOFILE=65536 -p TimeoutStartSec=1500 "$bin" -c "$work/c$n" -b none
+			-p LimitNOFILE=65536 -p TimeoutStartSec=1500 -p Restart=on-failure \
+			-p RestartSec=100ms "$bin" -c "$work/c$n" -b none
 		t1=$(usec)
 		pid=$(systemctl show -P MainPID "$unit")
-		stored=0
-		for _ in $(seq 600); do
-			stored=$(systemctl show -P NFileDescriptorStore "$unit")
-			[ "$stored" -ge "$n" ] && break
-			sleep 0.1
-		done
+		stored=$(systemctl show -P NFileDescriptorStore "$unit")
 		t2=$(usec)
 		rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status")
 		sleep 2
@@ -75,11 +71,23 @@ for n in $sizes; do
 		sleep "$(awk -v u=$((tc - ta)) 'BEGIN { print u / 1e6 }')"
 		d=$(pid1_switches)
 		flood "s${n}x" "$m" 0
+		# A crash: systemd restarts it, and it adopts what the store kept.
+		k0=$(usec)
+		kill -9 "$pid"
+		for _ in $(seq 6000); do
+			{ read -r p2; read -r st; } < <(systemctl show -p MainPID -p ActiveState --value "$unit")
+			[ "$p2" != "$pid" ] && [ "$p2" != 0 ] && [ "$st" = active ] && break
+			sleep 0.1
+		done
+		k1=$(usec)
+		adopted=$(journalctl -u "$unit" _PID="$p2" -o cat --no-pager |
+			sed -n 's/^fd store: \([0-9]*\) LEDs\{0,1\} kept by systemd.*/\1/p' | tail -n1)
+		present=$(ls /sys/class/leds | grep -c "^s${n}x" || :)
 		t3=$(usec)
 		systemctl stop "$unit"
 		t4=$(usec)
 		left=$(ls /sys/class/leds | grep -c "^s${n}x" || :)
-		result "{\"kind\":\"systemd\",\"subject\":\"$label\",\"leds\":$n,\"start_usec\":$((t1 - t0)),\"stored\":$stored,\"stored_usec\":$((t2 - t0)),\"rss_kib\":${rss:-0},\"changes\":$m,\"pid1_switches\":$((c - a)),\"pid1_idle_switches\":$((d - c)),\"window_usec\":$((tc - ta)),\"stop_usec\":$((t4 - t3)),\"left\":$left}"
+		result "{\"kind\":\"systemd\",\"subject\":\"$label\",\"leds\":$n,\"start_usec\":$((t1 - t0)),\"stored\":$stored,\"stored_usec\":$((t2 - t0)),\"rss_kib\":${rss:-0},\"changes\":$m,\"pid1_switches\":$((c - a)),\"pid1_idle_switches\":$((d - c)),\"window_usec\":$((tc - ta)),\"stop_usec\":$((t4 - t3)),\"left\":$left,\"crash_adopted\":${adopted:-0},\"crash_present\":$present,\"crash_usec\":$((k1 - k0))}"
 	done
 done
 log "done"

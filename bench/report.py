@@ -102,9 +102,20 @@ def main():
                lambda v: v == 1, "{}")
     for r in rows:
         if r.get("kind") == "systemd" and r["subject"] == "uledsd":
+            n = r["leds"]
             per1000 = (r["pid1_switches"] - r["pid1_idle_switches"]) * 1000 / r["changes"]
-            target(f"PID 1 wakeups per 1000 LED changes ({r['leds']} LEDs in the fd store)", per1000,
+            target(f"PID 1 wakeups per 1000 LED changes ({n} LEDs in the fd store)", per1000,
                    "0 (<= 10: idle noise)", lambda v: v <= 10, "{:.0f}")
+            alone = find(rows, "startup", f"uledsd-plain-{n}")
+            target(f"{n} LEDs: start under systemd 252 / standalone",
+                   ratio(r["start_usec"], g(alone, "usec")), "<= 1.5x", lambda v: v <= 1.5)
+            target(f"{n} LEDs under systemd: fds in the fd store", r["stored"], "1 (the group)",
+                   lambda v: v == 1, "{}")
+            if "crash_adopted" in r:
+                target(f"{n} LEDs under systemd: kill -9, restart, LEDs adopted",
+                       r["crash_adopted"], f"{n}", lambda v, n=n: v == n, "{}")
+            target(f"{n} LEDs under systemd: LEDs left after stop", r["left"], "0",
+                   lambda v: v == 0, "{}")
     for r in rows:
         if r.get("kind") == "idle" and r["subject"].startswith("uledsd"):
             target(f"idle wakeups in {r['seconds']} s, {r['subject']}", r["wakeups"], "0",
