@@ -4,13 +4,17 @@
 #include <signal.h>
 
 #include "ctl.h"
+#include "uledsd-conf.h"
 
 /* A keyword of an LED section without a dot; any other word without a dot is an attribute
  * of the trigger (delay_on=100 is trigger.delay_on = 100). */
 static bool is_section_key(const char *key, size_t len)
 {
-	static const char *const keys[] = {"max_brightness", "default_brightness", "trigger",
-					   "backends"};
+	static const char *const keys[] = {
+#define KEY(k) #k,
+	    ULEDSD_LED_KEYS(KEY)
+#undef KEY
+	};
 
 	if (memchr(key, '.', len))
 		return true;
@@ -78,8 +82,8 @@ int cmd_create(struct ctl *c, char **args, size_t n)
 	r = check_words(c, args + 1, n - 1);
 	if (r > 0)
 		return r;
-	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
-					   "CreateLED");
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+					   ULEDSD_MANAGER_IFACE, "CreateLED");
 	if (r >= 0)
 		r = sd_bus_message_append(m, "s", args[0]);
 	if (r >= 0)
@@ -119,8 +123,8 @@ int cmd_remove(struct ctl *c, char **args, size_t n)
 	sd_bus_message *m = NULL;
 	int r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
-					   "RemoveLED");
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+					   ULEDSD_MANAGER_IFACE, "RemoveLED");
 	if (r >= 0)
 		r = sd_bus_message_append(m, "s", args[0]);
 	if (r >= 0)

@@ -46,18 +46,21 @@ static const struct command commands[] = {
     {"set", 2, 2, false, false, cmd_set, "set NAME VALUE",
      "Sets the brightness of LED NAME. VALUE is a number from 0 to its max_brightness,\n"
      "on (max_brightness), off (0) or a percentage such as 50%. Like a write to its\n"
-     "sysfs brightness file, 0 also stops a running trigger. Needs root.\n"},
+     "sysfs brightness file, 0 also stops a running trigger. Needs root, the group\n"
+     "uledsd or polkit's consent (uledsctl(1)).\n"},
     {"color", 1, 9, false, false, cmd_color, "color NAME [VALUE...]",
      "Without VALUEs: the colour channels of multicolour LED NAME and their\n"
      "intensities, \"red 255\" a line. With one VALUE per channel, in that order: sets\n"
      "the intensities (multi_intensity in sysfs), each a number from 0 to its\n"
      "max_brightness, on, off or a percentage. The light of a channel is brightness x\n"
-     "intensity / max_brightness: set the brightness too. Needs root.\n"},
+     "intensity / max_brightness: set the brightness too. Needs root, the group uledsd\n"
+     "or polkit's consent.\n"},
     {"trigger", 1, ANY, false, false, cmd_trigger, "trigger NAME [TRIGGER] [ATTR=VALUE...]",
      "Without TRIGGER: the triggers LED NAME can use, the selected one marked with *.\n"
      "With TRIGGER: selects it (none for none), then writes the ATTR=VALUE pairs\n"
      "to the trigger's attributes in order, e.g. timer delay_on=100 delay_off=900.\n"
-     "ATTR=VALUE without TRIGGER changes the selected trigger's attributes. Needs root.\n"},
+     "ATTR=VALUE without TRIGGER changes the selected trigger's attributes. Needs\n"
+     "root, the group uledsd or polkit's consent.\n"},
     {"monitor", 0, ANY, false, false, cmd_monitor, "monitor [NAME...]",
      "Prints a line for each change of brightness or backend state, for LEDs that come\n"
      "and go, and for uledsd leaving and coming back (it waits for it). On a terminal, a\n"
@@ -83,7 +86,8 @@ static const struct command commands[] = {
      "value change dump for PulseView or GTKWave, --svg FILE a waveform for a browser.\n"},
     {"reload", 0, 0, false, false, cmd_reload, "reload",
      "Makes uledsd re-read its configuration and apply what changed, and prints the\n"
-     "errors it found, one a line. Exit status 1 when there are any. Needs root.\n"},
+     "errors it found, one a line. Exit status 1 when there are any. Needs root, the\n"
+     "group uledsd or polkit's consent.\n"},
 };
 
 static const char global_options[] =

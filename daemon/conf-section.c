@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "conf-section.h"
+#include "uledsd-conf.h"
 #include "registry.h"
 #include "string-util.h"
 
@@ -96,7 +97,7 @@ static int get_backend(struct parser *p, const struct backend_ops *ops)
 	return (int)lc->n_backends++;
 }
 
-static void parse_backends_list(struct parser *p, const char *value)
+static void parse_backends(struct parser *p, const char *value)
 {
 	_cleanup_free_ char *copy = strdup(value);
 	struct led_conf *lc = p->sec.lc;
@@ -216,11 +217,12 @@ static void parse_events(struct parser *p, const char *value)
 	else if (streq(value, "no"))
 		p->sec.lc->no_events = true;
 	else
-		section_error(p, p->line,
-			      "events = '%s' is not valid: use yes (every change as a timestamped "
-			      "record, where the module offers it) or no (only the latest value, as "
-			      "with the in-tree uleds module).",
-			      value);
+		section_error(
+		    p, p->line,
+		    "events = '%s' is not valid: use yes (every change as a timestamped "
+		    "record, where the module offers it) or no (only the latest value, as "
+		    "with the in-tree uleds module).",
+		    value);
 }
 
 /* "red green blue", or the shorthands rgb (red green blue) and rgbw (and white). */
@@ -244,11 +246,12 @@ static void parse_color(struct parser *p, const char *value)
 		int c = led_color_from_string(w);
 
 		if (c < 0) {
-			section_error(p, p->line,
-				      "color: '%s' is not a colour the kernel knows; use white, red, "
-				      "green, blue, amber, violet, yellow, ir, multicolor, rgb, "
-				      "purple, orange, pink, cyan or lime (or rgb / rgbw alone).",
-				      w);
+			section_error(
+			    p, p->line,
+			    "color: '%s' is not a colour the kernel knows; use white, red, "
+			    "green, blue, amber, violet, yellow, ir, multicolor, rgb, "
+			    "purple, orange, pink, cyan or lime (or rgb / rgbw alone).",
+			    w);
 			return;
 		}
 		if (n == LED_CHANNELS_MAX) {
@@ -346,14 +349,9 @@ static void parse_key(struct parser *p, const char *key, const char *value)
 		const char *key;
 		void (*parse)(struct parser *p, const char *value);
 	} keys[] = {
-	    {"max_brightness", parse_max_brightness},
-	    {"default_brightness", parse_default_brightness},
-	    {"trigger", parse_trigger},
-	    {"blink", parse_blink},
-	    {"events", parse_events},
-	    {"color", parse_color},
-	    {"multi_intensity", parse_multi_intensity},
-	    {"backends", parse_backends_list},
+#define KEY(k) {#k, parse_##k},
+	    ULEDSD_LED_KEYS(KEY)
+#undef KEY
 	};
 	const char *dot = strchr(key, '.');
 
@@ -400,11 +398,12 @@ static void section_verify(struct parser *p)
 	else
 		for (unsigned i = 0; lc->intensity_set && i < lc->n_channels; i++)
 			if (lc->intensity[i] > (unsigned)lc->max_brightness) {
-				section_error(p, lc->intensity_line,
-					      "multi_intensity: %u (channel %u, %s) is above "
-					      "max_brightness = %d; lower it or raise max_brightness.",
-					      lc->intensity[i], i,
-					      led_color_to_string(lc->color[i]), lc->max_brightness);
+				section_error(
+				    p, lc->intensity_line,
+				    "multi_intensity: %u (channel %u, %s) is above "
+				    "max_brightness = %d; lower it or raise max_brightness.",
+				    lc->intensity[i], i, led_color_to_string(lc->color[i]),
+				    lc->max_brightness);
 				break;
 			}
 	if (lc->n_attrs > 0 && !lc->trigger)

@@ -298,6 +298,12 @@ assert_eq "b true" "$(busctl --system get-property io.uledsd1 /io/uledsd1/led/ct
 expect 0 "create with backend settings" create ctltest:white:tmp2 --backend log --keep
 expect 0 "list" list
 assert_true "create --backend log: its backend ($out)" grep -Eq "^ctltest:white:tmp2 \(transient\) +0/255 +none +log$" <<<"$out"
+# Every key of an LED section passes as it is (api/uledsd-conf.h), not as trigger.KEY (issue 31).
+expect 0 "create with section keys (blink, events, color, multi_intensity)" create ctltest:rgb:tmp3 \
+	--keep --max 255 blink=software events=yes color=rgb multi_intensity="255 0 0"
+assert_eq "red green blue" "$(cat "$L/ctltest:rgb:tmp3/multi_index" 2>&1)" "create color=rgb: a multicolour LED"
+assert_eq "255 0 0" "$(cat "$L/ctltest:rgb:tmp3/multi_intensity" 2>&1)" "create multi_intensity=: applied"
+expect 0 "remove the multicolour one" remove ctltest:rgb:tmp3
 expect 1 "create with a bad setting" create ctltest:white:bad max_brightness=lots --keep
 assert_true "bad setting: 'KEY: message' like a config error ($err)" grep -q "max_brightness: " <<<"$err"
 one_line "bad setting"
