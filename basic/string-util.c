@@ -177,3 +177,25 @@ int read_unsigned_file(const char *path, unsigned *ret)
 		buf[n - 1] = 0;
 	return safe_atou(buf, ret) < 0 ? -EBADMSG : 0;
 }
+
+unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned d[257], n = (unsigned)strlen(b);
+
+	if (n > 255)
+		return UINT_MAX;
+	for (unsigned j = 0; j <= n; j++)
+		d[j] = j;
+	for (const char *p = a; *p; p++) {
+		unsigned diag = d[0];
+
+		d[0]++;
+		for (unsigned j = 1; j <= n; j++) {
+			unsigned up = d[j], best = (d[j] < d[j - 1] ? d[j] : d[j - 1]) + 1;
+
+			d[j] = best < diag + (*p != b[j - 1]) ? best : diag + (*p != b[j - 1]);
+			diag = up;
+		}
+	}
+	return d[n];
+}

@@ -35,6 +35,9 @@ int safe_atou(const char *s, unsigned *ret);
  * negative, else -EINVAL: "return error_setf(ret_error, r, ...)". */
 int error_setf(char **ret_error, int r, const char *format, ...) _printf_(3, 4);
 
+/* Levenshtein distance of two short strings (names): UINT_MAX when b is longer than 255. */
+unsigned edit_distance(const char *a, const char *b);
+
 /* Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF). */
 bool utf8_is_valid(const char *s);
 /* A copy of s with every byte that is not part of valid UTF-8 written as \xNN. */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <linux/uleds.h>
 
 #include "led-apply.h"
@@ -15,97 +14,37 @@
 #include "led-sysfs.h"
 #include "log.h"
 #include "string-util.h"
+#include "trigger-names.h"
 #include "uleds-ext.h"
 
-/* ledtrig-NAME is a module of the running kernel (modules.dep names its file). */
-static bool trigger_module_exists(const char *trigger)
-{
-	_cleanup_(fclosep) FILE *f = NULL;
-	char path[PATH_MAX], want[96], line[512];
-	struct utsname u;
-
-	if (uname(&u) < 0)
-		return false;
-	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
-	snprintf(want, sizeof(want), "/ledtrig-%s.ko", trigger);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, want))
-			return true;
-	return false;
-}
-
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-
-/* Levenshtein, one row: trigger names are short. */
-static unsigned edit_distance(const char *a, const char *b)
-{
-	unsigned d[LED_NAME_MAX + 2], n = (unsigned)strlen(b);
-
-	if (n > LED_NAME_MAX)
-		return UINT_MAX;
-	for (unsigned j = 0; j <= n; j++)
-		d[j] = j;
-	for (const char *p = a; *p; p++) {
-		unsigned diag = d[0];
-
-		d[0]++;
-		for (unsigned j = 1; j <= n; j++) {
-			unsigned up = d[j], best = MIN(d[j], d[j - 1]) + 1;
-
-			d[j] = MIN(best, diag + (*p != b[j - 1]));
-			diag = up;
-		}
-	}
-	return d[n];
-}
-
-/* A mistyped name: the triggers the kernel offers and the nearest one. */
-static void trigger_nearest_hint(struct led *l, const char *trigger, char *buf, size_t size)
-{
-	_cleanup_free_ char *list = NULL;
-	const char *nearest = NULL;
-	unsigned best = UINT_MAX;
-	char *save = NULL;
-	int n = 0;
-
-	if (led_read_attr(l, "trigger", &list) < 0) {
-		snprintf(buf, size, "no module ledtrig-%s exists; check the name", trigger);
-		return;
-	}
-	for (char *w = strtok_r(list, " []", &save); w; w = strtok_r(NULL, " []", &save)) {
-		unsigned dist = edit_distance(w, trigger);
-
-		if (dist < best && !streq(w, "none")) {
-			best = dist;
-			nearest = w;
-		}
-	}
-	n = snprintf(buf, size, "no module ledtrig-%s exists", trigger);
-	if (nearest && best <= 3 && n > 0 && (size_t)n < size)
-		n += snprintf(buf + n, size - (size_t)n, "; did you mean '%s'?", nearest);
-	if (n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " (see %s/trigger)", l->sysfs);
-}
-
-/* Name of the module that usually provides a trigger, for the error message. */
+/* A trigger the kernel does not have: where it comes from, its module, or the nearest name. */
 static void trigger_module_hint(struct led *l, const char *trigger, char *buf, size_t size)
 {
-	if (strncmp(trigger, "phy", 3) == 0)
-		snprintf(buf, size,
-			 "it comes from a wireless driver (mac80211); is the interface present?");
-	else if (strncmp(trigger, "hci", 3) == 0)
-		snprintf(buf, size, "it comes from the bluetooth stack; is the adapter present?");
-	else if (strncmp(trigger, "mmc", 3) == 0 || strncmp(trigger, "kbd-", 4) == 0 ||
-		 strncmp(trigger, "rfkill", 6) == 0)
-		snprintf(buf, size, "it comes from the driver of that device; is it present?");
-	else if (trigger_module_exists(trigger))
+	_cleanup_free_ char *list = NULL;
+	const char *source = trigger_device_source(trigger), *nearest;
+	int n;
+
+	if (source) {
+		snprintf(buf, size, "%s", source);
+		return;
+	}
+	if (trigger_module_exists(trigger)) {
 		snprintf(
 		    buf, size,
 		    "load its module (modprobe ledtrig-%s); uledsd attaches it when it appears",
 		    trigger);
-	else
-		trigger_nearest_hint(l, trigger, buf, size);
+		return;
+	}
+	if (led_read_attr(l, "trigger", &list) < 0) {
+		snprintf(buf, size, "no module ledtrig-%s exists; check the name", trigger);
+		return;
+	}
+	nearest = trigger_nearest(list, trigger);
+	n = snprintf(buf, size, "no module ledtrig-%s exists", trigger);
+	if (nearest && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, "; did you mean '%s'?", nearest);
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " (see %s/trigger)", l->sysfs);
 }
 
 /* Select the configured trigger (or none). Already in effect (set at registration, or an

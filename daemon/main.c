@@ -19,6 +19,7 @@
 #include "registry.h"
 #include "string-util.h"
 #include "transient.h"
+#include "trigger-names.h"
 
 static void help(void)
 {
@@ -58,6 +59,28 @@ static void print_found(const struct conf *c)
 		printf("%s\n", c->notes[i]);
 }
 
+/* Triggers this kernel has neither registered nor as a module: warnings (a device may bring
+ * its trigger later), with the nearest registered name of a typo. */
+static size_t check_triggers(const struct conf *c)
+{
+	_cleanup_free_ char *list = NULL;
+	size_t n = 0;
+
+	(void)trigger_list_read("/sys/class/leds", &list);
+	for (size_t i = 0; i < c->n_leds; i++) {
+		const struct led_conf *lc = c->leds[i];
+		_cleanup_free_ char *warning = NULL;
+
+		if (!lc->trigger || trigger_check(list, lc->trigger, &warning) >= 0)
+			continue;
+		fprintf(stderr, "%s:%u: [%s] warning: %s.\n", lc->file,
+			lc->trigger_line ? lc->trigger_line : lc->line, lc->name,
+			warning ? warning : "out of memory");
+		n++;
+	}
+	return n;
+}
+
 /* What the backends find missing now (a GPIO chip): warnings, as it may appear later. */
 static size_t check_backends(const struct conf *c)
 {
@@ -91,7 +114,7 @@ static int check_config(char **dirs)
 	print_found(c);
 	for (size_t i = 0; i < c->n_errors; i++)
 		fprintf(stderr, "%s\n", c->errors[i]);
-	n_warnings = check_backends(c);
+	n_warnings = check_backends(c) + check_triggers(c);
 	printf("%zu file%s in", c->n_files, c->n_files == 1 ? "" : "s");
 	for (char **d = dirs; *d; d++)
 		printf("%s %s", d == dirs ? "" : ",", *d);

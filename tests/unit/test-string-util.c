@@ -6,6 +6,7 @@
 #include "conf-parse.h"
 #include "conf.h"
 #include "string-util.h"
+#include "trigger-names.h"
 #include "test.h"
 
 static void test_safe_atou(void)
@@ -79,8 +80,30 @@ static void test_led_name_utf8(void)
 	conf_free(c);
 }
 
+static void edit_distance_counts_edits(void)
+{
+	CHECK_INT((int)edit_distance("timer", "timer"), 0, "equal names: 0");
+	CHECK_INT((int)edit_distance("timre", "timer"), 2, "a swap is two edits");
+	CHECK_INT((int)edit_distance("heatbeat", "heartbeat"), 1, "a missing letter is one");
+	CHECK_INT((int)edit_distance("", "abc"), 3, "from nothing: the length");
+}
+
+static void trigger_nearest_of_a_sysfs_list(void)
+{
+	char list[] = "none [timer] heartbeat pattern netdev";
+	char far[] = "none timer";
+
+	CHECK_STR(trigger_nearest(list, "heatbeat"), "heartbeat", "a typo: the nearest name");
+	CHECK(trigger_nearest(far, "bluetooth") == NULL, "nothing within 3 edits: NULL");
+	CHECK_STR(trigger_device_source("phy0tx") ? "device" : "", "device",
+		  "phy0tx comes with a wireless device");
+	CHECK(trigger_device_source("timer") == NULL, "timer is no device's trigger");
+}
+
 int main(void)
 {
+	TEST_CASE(edit_distance_counts_edits);
+	TEST_CASE(trigger_nearest_of_a_sysfs_list);
 	test_safe_atou();
 	test_strv();
 	test_utf8();
