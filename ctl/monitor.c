@@ -168,7 +168,8 @@ static int load(struct monitor *m, const char *how)
 	free(m->owner);
 	m->owner = NULL;
 	r = sd_bus_call_method(m->c->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-			       "org.freedesktop.DBus", "GetNameOwner", &e, &reply, "s", ULEDSD_BUS_NAME);
+			       "org.freedesktop.DBus", "GetNameOwner", &e, &reply, "s",
+			       ULEDSD_BUS_NAME);
 	if (r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0)
 		m->owner = strdup(owner);
 	sd_bus_message_unref(reply);
@@ -216,26 +217,45 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 	return 0;
 }
 
+/* An offloaded blink (the Blink property) started, changed or ended: with blink = offload a
+ * timer LED's brightness stays while it blinks, so this is the line that shows it. */
+static void say_blink(struct monitor *m, const struct ctl_led *l, uint32_t on, uint32_t off)
+{
+	if (l->blink_on_ms == on && l->blink_off_ms == off)
+		return;
+	if (l->blink_on_ms || l->blink_off_ms)
+		say(m, l->name, "blinking %u ms on, %u ms off at %u/%u", l->blink_on_ms,
+		    l->blink_off_ms, l->brightness, l->max_brightness);
+	else
+		say(m, l->name, "blinking stopped");
+}
+
 static int on_properties_changed(sd_bus_message *msg, void *userdata, sd_bus_error *e)
 {
 	struct monitor *m = userdata;
-	_cleanup_free_ char *before = NULL, *after = NULL, *color_before = NULL, *color_after = NULL;
+	_cleanup_free_ char *before = NULL, *after = NULL, *color_before = NULL,
+			    *color_after = NULL;
+	_cleanup_free_ char *trigger_before = NULL;
+	uint32_t old, on, off;
 	const char *iface;
 	struct ctl_led *l;
-	uint32_t old;
 
 	if (!from_uledsd(m, msg) || sd_bus_message_read(msg, "s", &iface) < 0 ||
 	    !streq(iface, ULEDSD_LED_IFACE) || !(l = find(m, sd_bus_message_get_path(msg))))
 		return 0;
-	old = l->brightness;
+	old = l->brightness, on = l->blink_on_ms, off = l->blink_off_ms;
+	trigger_before = l->trigger ? strdup(l->trigger) : NULL;
 	before = describe_backends(l);
 	color_before = ctl_color_text(l, " ", ", ");
 	if (ctl_led_read_props(l, msg) < 0)
 		return 0;
 	after = describe_backends(l);
 	color_after = ctl_color_text(l, " ", ", ");
+	if (l->trigger && !streq_ptr(trigger_before, l->trigger))
+		say(m, l->name, "trigger %s", l->trigger);
 	if (l->brightness != old)
 		say(m, l->name, "brightness %u/%u", l->brightness, l->max_brightness);
+	say_blink(m, l, on, off);
 	if (color_after && (!color_before || !streq(color_before, color_after)))
 		say(m, l->name, "color %s", color_after);
 	if (before && after && !streq(before, after))
@@ -332,7 +352,8 @@ static int on_poll(sd_event_source *s, uint64_t usec, void *userdata)
 		strcpy(p->path, l->path);
 		if (sd_bus_call_method_async(m->c->bus, NULL, ULEDSD_BUS_NAME, l->path,
 					     "org.freedesktop.DBus.Properties", "Get",
-					     on_poll_reply, p, "ss", ULEDSD_LED_IFACE, "Brightness") < 0) {
+					     on_poll_reply, p, "ss", ULEDSD_LED_IFACE,
+					     "Brightness") < 0) {
 			free(p);
 			continue;
 		}
@@ -352,10 +373,11 @@ static int monitor_watch(struct monitor *m)
 					"/org/freedesktop/DBus", "org.freedesktop.DBus",
 					"NameOwnerChanged", on_name_owner_changed, m);
 	if (r >= 0)
-		r = sd_bus_add_match(m->c->bus, NULL,
-				     "type='signal',interface='org.freedesktop.DBus.Properties',"
-				     "member='PropertiesChanged',path_namespace='" ULEDSD_MANAGER_PATH "'",
-				     on_properties_changed, m);
+		r = sd_bus_add_match(
+		    m->c->bus, NULL,
+		    "type='signal',interface='org.freedesktop.DBus.Properties',"
+		    "member='PropertiesChanged',path_namespace='" ULEDSD_MANAGER_PATH "'",
+		    on_properties_changed, m);
 	if (r >= 0)
 		r = sd_bus_match_signal(m->c->bus, NULL, NULL, ULEDSD_MANAGER_PATH,
 					"org.freedesktop.DBus.ObjectManager", "InterfacesAdded",

@@ -17,7 +17,7 @@
 #include "record.h"
 #include "reexec.h"
 #include "string-util.h"
-
+#include "trigger-names.h"
 
 /* ---- io.uledsd1.LED ------------------------------------------------------------------- */
 
@@ -146,20 +146,20 @@ static int method_set_color(sd_bus_message *msg, void *userdata, sd_bus_error *e
 					 "in its configuration to make it multicolour.",
 					 l->name);
 	if (size != l->n_channels * sizeof(uint32_t))
-		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					 "LED '%s' has %u colour channels; give %u intensities, one "
-					 "per channel (the Color property lists them), not %zu.",
-					 l->name, l->n_channels, l->n_channels,
-					 size / sizeof(uint32_t));
+		return sd_bus_error_setf(
+		    error, SD_BUS_ERROR_INVALID_ARGS,
+		    "LED '%s' has %u colour channels; give %u intensities, one "
+		    "per channel (the Color property lists them), not %zu.",
+		    l->name, l->n_channels, l->n_channels, size / sizeof(uint32_t));
 	memcpy(v, data, size);
 	for (unsigned i = 0; i < l->n_channels; i++)
 		if (v[i] > l->max_brightness)
-			return sd_bus_error_setf(
-			    error, SD_BUS_ERROR_INVALID_ARGS,
-			    "Intensity %u of channel %u (%s) is out of range for LED '%s': use 0 to "
-			    "%u (MaxBrightness).",
-			    v[i], i, led_color_to_string(l->conf->color[i]), l->name,
-			    l->max_brightness);
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "Intensity %u of channel %u (%s) is out of range "
+						 "for LED '%s': use 0 to "
+						 "%u (MaxBrightness).",
+						 v[i], i, led_color_to_string(l->conf->color[i]),
+						 l->name, l->max_brightness);
 	/* Through sysfs, as any other writer: the kernel's record brings the new colour. */
 	r = led_write_intensity(l, v);
 	if (r < 0)
@@ -209,10 +209,11 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 	/* Not echoed back: a caller may send megabytes. Checked before asking: a waiting call
 	 * keeps its message. */
 	if (strlen(t) > LED_NAME_MAX)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-					 "A trigger name of %zu bytes is not a trigger name (at most "
-					 "%d); see %s/trigger for the available ones.",
-					 strlen(t), LED_NAME_MAX, l->sysfs);
+		return sd_bus_error_setf(
+		    error, SD_BUS_ERROR_INVALID_ARGS,
+		    "A trigger name of %zu bytes is not a trigger name (at most "
+		    "%d); see %s/trigger for the available ones.",
+		    strlen(t), LED_NAME_MAX, l->sysfs);
 	if (!trigger_name_is_valid(t))
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_INVALID_ARGS,
@@ -226,12 +227,18 @@ static int method_set_trigger(sd_bus_message *msg, void *userdata, sd_bus_error 
 		return r;
 	r = led_write_attr(l, "trigger", t);
 	/* The LED core answers EINVAL for a trigger it does not know. */
-	if (r == -EINVAL)
+	if (r == -EINVAL) {
+		_cleanup_free_ char *list = NULL;
+		char hint[256];
+
+		(void)led_read_attr(l, "trigger", &list);
+		trigger_hint(t, list, hint, sizeof(hint));
 		return sd_bus_error_setf(
 		    error, ULEDSD_ERROR_UNKNOWN_TRIGGER,
-		    "Trigger '%s' is not available for LED '%s' (%s/trigger lists those that are); "
-		    "if it comes from a module, load it: modprobe ledtrig-%s.",
-		    t, l->name, l->sysfs, t);
+		    "Trigger '%s' is not available for LED '%s': %s (%s/trigger "
+		    "lists those that are).",
+		    t, l->name, hint, l->sysfs);
+	}
 	if (r < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
 					 "Failed to write %s/trigger: %s.", l->sysfs, strerror(-r));
@@ -245,7 +252,8 @@ static int read_attr_pairs(sd_bus_message *msg, struct led *l, char ***ret, sd_b
 	int r;
 
 	r = bus_read_pairs(msg, POLICY_ATTRIBUTES_MAX,
-			   POLICY_ATTRIBUTES_MAX * (LED_NAME_MAX + POLICY_ATTRIBUTE_VALUE_MAX), &pairs);
+			   POLICY_ATTRIBUTES_MAX * (LED_NAME_MAX + POLICY_ATTRIBUTE_VALUE_MAX),
+			   &pairs);
 	if (r == -E2BIG)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
 					 "SetTriggerAttributes() takes at most %d attributes.",
@@ -256,7 +264,8 @@ static int read_attr_pairs(sd_bus_message *msg, struct led *l, char ***ret, sd_b
 		if (!trigger_attr_name_is_valid(pairs[i]))
 			return sd_bus_error_setf(
 			    error, SD_BUS_ERROR_INVALID_ARGS,
-			    "'%s' is not a trigger attribute of LED '%s': give a lower-case file name "
+			    "'%s' is not a trigger attribute of LED '%s': give a lower-case file "
+			    "name "
 			    "below %s/ that the trigger adds (not brightness, trigger or another "
 			    "file of the LED core).",
 			    pairs[i], l->name, l->sysfs);
@@ -533,10 +542,11 @@ static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
 		    what);
 	if (r == -EUSERS && streq(what, "record_max"))
-		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-					 "Users other than root run %u recordings already (record_max = "
-					 "%u in [%s] of uledsd.conf(5)); end one first.",
-					 m->policy.record_max, m->policy.record_max, POLICY_SECTION);
+		return sd_bus_error_setf(
+		    error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+		    "Users other than root run %u recordings already (record_max = "
+		    "%u in [%s] of uledsd.conf(5)); end one first.",
+		    m->policy.record_max, m->policy.record_max, POLICY_SECTION);
 	if (r == -EUSERS)
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_LIMITS_EXCEEDED,

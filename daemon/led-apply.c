@@ -21,30 +21,17 @@
 static void trigger_module_hint(struct led *l, const char *trigger, char *buf, size_t size)
 {
 	_cleanup_free_ char *list = NULL;
-	const char *source = trigger_device_source(trigger), *nearest;
-	int n;
+	size_t n;
 
-	if (source) {
-		snprintf(buf, size, "%s", source);
+	(void)led_read_attr(l, "trigger", &list);
+	trigger_hint(trigger, list, buf, size);
+	n = strlen(buf);
+	if (trigger_device_source(trigger))
 		return;
-	}
-	if (trigger_module_exists(trigger)) {
-		snprintf(
-		    buf, size,
-		    "load its module (modprobe ledtrig-%s); uledsd attaches it when it appears",
-		    trigger);
-		return;
-	}
-	if (led_read_attr(l, "trigger", &list) < 0) {
-		snprintf(buf, size, "no module ledtrig-%s exists; check the name", trigger);
-		return;
-	}
-	nearest = trigger_nearest(list, trigger);
-	n = snprintf(buf, size, "no module ledtrig-%s exists", trigger);
-	if (nearest && n > 0 && (size_t)n < size)
-		n += snprintf(buf + n, size - (size_t)n, "; did you mean '%s'?", nearest);
-	if (n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " (see %s/trigger)", l->sysfs);
+	if (trigger_module_exists(trigger))
+		snprintf(buf + n, size - n, "; uledsd attaches it when it appears");
+	else if (list)
+		snprintf(buf + n, size - n, " (see %s/trigger)", l->sysfs);
 }
 
 /* Select the configured trigger (or none). Already in effect (set at registration, or an

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <systemd/sd-daemon.h>
 
 #include "conf-load.h"
@@ -392,6 +393,14 @@ static void trigger_retry_arm(struct manager *m)
 	trigger_retry_schedule(m, TRIGGER_RETRY_USEC);
 }
 
+/* The running kernel's release, for the name of its headers package. */
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	return uname(&u) < 0 ? "$(uname -r)" : u.release;
+}
+
 int manager_start(struct manager *m)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
@@ -404,9 +413,10 @@ int manager_start(struct manager *m)
 		return log_error_errno(
 		    errno,
 		    "%s: %m. Load the uleds module: modprobe uleds (Debian's kernels lack "
-		    "CONFIG_LEDS_USER; the module ships in uledsd's kmod/, installable with DKMS: "
-		    "dkms install uleds/VERSION).",
-		    m->led_ctx.uleds_path);
+		    "CONFIG_LEDS_USER: install the package uleds-dkms and the headers of your "
+		    "kernel, linux-headers-%s; from a source tree, dkms add and dkms install "
+		    "uleds/" PROJECT_VERSION ").",
+		    m->led_ctx.uleds_path, kernel_release());
 	r = manager_watch_signals(m);
 	if (r < 0)
 		return r;

@@ -59,6 +59,21 @@ const char *trigger_nearest(char *list, const char *trigger)
 	return best <= 3 ? nearest : NULL;
 }
 
+void trigger_hint(const char *trigger, char *list, char *buf, size_t size)
+{
+	const char *source = trigger_device_source(trigger), *nearest;
+
+	if (source)
+		snprintf(buf, size, "%s", source);
+	else if (trigger_module_exists(trigger))
+		snprintf(buf, size, "load its module (modprobe ledtrig-%s)", trigger);
+	else if (list && (nearest = trigger_nearest(list, trigger)))
+		snprintf(buf, size, "no module ledtrig-%s exists; did you mean '%s'?", trigger,
+			 nearest);
+	else
+		snprintf(buf, size, "no module ledtrig-%s exists; check the name", trigger);
+}
+
 int trigger_list_read(const char *sysfs_leds, char **ret)
 {
 	_cleanup_(closedirp) DIR *d = opendir(sysfs_leds);

@@ -15,6 +15,10 @@ const char *trigger_device_source(const char *trigger);
 /* The name in list (a sysfs trigger file: "none [timer] heartbeat") nearest to trigger, at
  * most 3 edits away, "none" aside; NULL when none is near. Points into list. */
 const char *trigger_nearest(char *list, const char *trigger);
+/* Why a trigger is missing and what to do, for an error message: where a device's trigger
+ * comes from, "load its module (modprobe ledtrig-NAME)", or "no module ledtrig-NAME exists"
+ * with the nearest name in list (a sysfs trigger file, may be NULL; it is cut up). */
+void trigger_hint(const char *trigger, char *list, char *buf, size_t size);
 /* The triggers the running kernel has registered, as a sysfs trigger file lists them (read
  * from any LED's under sysfs_leds): -ENOENT when there is no LED to ask. */
 int trigger_list_read(const char *sysfs_leds, char **ret);

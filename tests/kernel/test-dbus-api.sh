@@ -162,8 +162,16 @@ assert_eq 0 "$(cat "$L/dbustest:green:sig/brightness")" "sysfs unchanged by the 
 e=$(call_err "$sig" io.uledsd1.LED.SetBrightness string:bright)
 assert_true "wrong signature: InvalidArgs ($e)" grep -q "^org.freedesktop.DBus.Error.InvalidArgs: .*expecting 'u'" <<<"$e"
 e=$(call_err "$sig" io.uledsd1.LED.SetTrigger string:nosuchtrig)
-assert_true "unknown trigger: UnknownTrigger naming the module ($e)" \
-	grep -q "^io.uledsd1.Error.UnknownTrigger: .*'nosuchtrig'.*modprobe ledtrig-nosuchtrig" <<<"$e"
+# The hint is the daemon's (issue 31): no modprobe advice for a module that does not exist,
+# the nearest name for a typo, the device for a device's trigger.
+assert_true "unknown trigger: UnknownTrigger says no such module ($e)" \
+	grep -q "^io.uledsd1.Error.UnknownTrigger: .*'nosuchtrig'.*no module ledtrig-nosuchtrig exists" <<<"$e"
+assert_true "unknown trigger: no modprobe advice ($e)" bash -c "! grep -q modprobe <<<'$e'"
+modprobe ledtrig-timer
+e=$(call_err "$sig" io.uledsd1.LED.SetTrigger string:timre)
+assert_true "a typo: the nearest trigger ($e)" grep -q "did you mean 'timer'?" <<<"$e"
+e=$(call_err "$sig" io.uledsd1.LED.SetTrigger string:phy0tx)
+assert_true "a device's trigger: where it comes from ($e)" grep -q "wireless driver (mac80211)" <<<"$e"
 e=$(call_err "$sig" io.uledsd1.LED.SetTrigger string:"two words")
 assert_true "bad trigger name: InvalidArgs ($e)" grep -q '^org.freedesktop.DBus.Error.InvalidArgs' <<<"$e"
 e=$(call_err /io/uledsd1 io.uledsd1.Manager.GetLED string:nosuch)

@@ -121,13 +121,13 @@ assert_true "STATUS counts the waiting backend" \
 # triggers, read from an LED's trigger file, and its ledtrig modules): a typo is a warning
 # with the nearest name; a module not loaded yet, or a device's trigger, is none.
 modprobe ledtrig-timer
-mkdir -p "$work/trig"
-printf '[fh:a]\ntrigger = timre\n\n[fh:b]\ntrigger = pattern\n\n[fh:c]\ntrigger = phy0tx\n' >"$work/trig/t.conf"
-"$uledsd" --check-config --config-dir "$work/trig" >"$work/trig.out" 2>"$work/trig.err"; rc=$?
+mkdir -p "$work/trigcheck"
+printf '[fh:a]\ntrigger = timre\n\n[fh:b]\ntrigger = pattern\n\n[fh:c]\ntrigger = phy0tx\n' >"$work/trigcheck/t.conf"
+"$uledsd" --check-config --config-dir "$work/trigcheck" >"$work/trigcheck.out" 2>"$work/trigcheck.err"; rc=$?
 assert_eq 0 "$rc" "--check-config: an unknown trigger is a warning, not an error"
-assert_true "--check-config: a typo names the nearest trigger ($(cat "$work/trig.err"))" grep -qF \
-	"t.conf:2: [fh:a] warning: trigger 'timre' is not registered in this kernel and no module ledtrig-timre exists; did you mean 'timer'?" "$work/trig.err"
-assert_eq 1 "$(grep -c warning "$work/trig.err")" "--check-config: a loadable module (pattern) and a device's trigger (phy0tx) are no warning"
+assert_true "--check-config: a typo names the nearest trigger ($(cat "$work/trigcheck.err"))" grep -qF \
+	"t.conf:2: [fh:a] warning: trigger 'timre' is not registered in this kernel and no module ledtrig-timre exists; did you mean 'timer'?" "$work/trigcheck.err"
+assert_eq 1 "$(grep -c warning "$work/trigcheck.err")" "--check-config: a loadable module (pattern) and a device's trigger (phy0tx) are no warning"
 kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
 
 # Point 9: --bus session without a session bus says so, and how to get one (the advice works).

@@ -232,6 +232,16 @@ assert_true "monitor: a sysfs write to a dbus-backend LED (signal)" \
 echo 0 >"$L/ctltest:red:quiet/brightness"
 assert_true "monitor: a sysfs write to an LED without the dbus backend (polled)" \
 	wait_for 5 grep -q "ctltest:red:quiet brightness 0/1$" "$work/mon"
+# Issue 31: a trigger change and an offloaded blink are lines too (blink = offload, the default:
+# the brightness stays while the kernel hands the blinking over).
+modprobe ledtrig-timer
+echo timer >"$L/ctltest:green:sig/trigger"
+assert_true "monitor: a trigger change" wait_for 5 grep -q "ctltest:green:sig trigger timer$" "$work/mon"
+assert_true "monitor: the offloaded blink ($(grep sig "$work/mon" | tail -n 3 | tr '\n' '|'))" \
+	wait_for 5 grep -Eq "ctltest:green:sig blinking 500 ms on, 500 ms off at [0-9]+/255$" "$work/mon"
+echo none >"$L/ctltest:green:sig/trigger"
+assert_true "monitor: the blink's end" wait_for 5 grep -q "ctltest:green:sig blinking stopped$" "$work/mon"
+echo 7 >"$L/ctltest:green:sig/brightness"
 gpiosim_new ctlLate 2 LATE0 LATE1
 assert_true "monitor: a backend's state change" \
 	wait_for 10 grep -q "ctltest:blue:late backends gpio: attached" "$work/mon"
