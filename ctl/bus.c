@@ -84,7 +84,10 @@ int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...)
 	if (vasprintf(&what, fmt, ap) < 0)
 		what = NULL;
 	va_end(ap);
-	return ctl_fail(c, CTL_EXIT_FAILURE, "%s: %s", what ? what : "Failed", msg);
+	return ctl_fail(c,
+			name && streq(name, ULEDSD_ERROR_UNKNOWN_LED) ? CTL_EXIT_NO_SUCH_LED
+								       : CTL_EXIT_FAILURE,
+			"%s: %s", what ? what : "Failed", msg);
 }
 
 int ctl_led_path(struct ctl *c, const char *name, char **ret)
@@ -94,11 +97,11 @@ int ctl_led_path(struct ctl *c, const char *name, char **ret)
 	const char *path;
 	int r;
 
-	r = sd_bus_call_method(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, "GetLED", &e, &reply,
-			       "s", name);
+	r = sd_bus_call_method(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
+			       "GetLED", &e, &reply, "s", name);
 	if (r < 0 && sd_bus_error_has_name(&e, ULEDSD_ERROR_UNKNOWN_LED))
 		r = ctl_fail(
-		    c, CTL_EXIT_FAILURE,
+		    c, CTL_EXIT_NO_SUCH_LED,
 		    "No LED named '%s' is managed by uledsd; 'uledsctl list' shows those that are.",
 		    name);
 	else if (r < 0)
@@ -341,8 +344,9 @@ int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error
 	size_t n = 0;
 	int r;
 
-	r = sd_bus_call_method(bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, "org.freedesktop.DBus.ObjectManager",
-			       "GetManagedObjects", e, &reply, NULL);
+	r = sd_bus_call_method(bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+			       "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", e, &reply,
+			       NULL);
 	if (r >= 0)
 		r = sd_bus_message_enter_container(reply, 'a', "{oa{sa{sv}}}");
 	while (r >= 0 && (r = sd_bus_message_enter_container(reply, 'e', "oa{sa{sv}}")) > 0) {
@@ -383,5 +387,25 @@ int ctl_get_leds(struct ctl *c, struct ctl_led **ret, size_t *ret_n)
 	if (r < 0)
 		r = ctl_error(c, r, &e, "Failed to list the LEDs");
 	sd_bus_error_free(&e);
+	return r;
+}
+
+int ctl_call_led_method(struct ctl *c, const char *path, const char *method, sd_bus_error *e,
+			const char *types, ...)
+{
+	sd_bus_message *m = NULL;
+	va_list ap;
+	int r;
+
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
+					   method);
+	if (r >= 0) {
+		va_start(ap, types);
+		r = sd_bus_message_appendv(m, types, ap);
+		va_end(ap);
+	}
+	if (r >= 0)
+		r = ctl_call_interactive(c, m, 0, e, NULL);
+	sd_bus_message_unref(m);
 	return r;
 }

@@ -202,7 +202,7 @@ static int status_select(struct ctl *c, struct status *st, char **args, size_t n
 			if (streq(st->leds[i].name, args[a]))
 				st->shown[i] = found = true;
 		if (!found)
-			ret = ctl_fail(c, CTL_EXIT_FAILURE,
+			ret = ctl_fail(c, CTL_EXIT_NO_SUCH_LED,
 				       "No LED named '%s' is managed by uledsd; 'uledsctl list' "
 				       "shows those that are.",
 				       args[a]);
@@ -266,13 +266,13 @@ int cmd_status(struct ctl *c, char **args, size_t n)
 	_cleanup_(status_done) struct status st = {.errors_known = true};
 	int r;
 
-	r = sd_bus_get_property_string(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, "Version", &e,
-				       &st.version);
+	r = sd_bus_get_property_string(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+				       ULEDSD_MANAGER_IFACE, "Version", &e, &st.version);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read uledsd's version");
 	/* LoadErrors is not in every uledsd: without it, say so rather than claim "no errors". */
-	r = sd_bus_get_property_strv(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE, "LoadErrors",
-				     &e, &st.errors);
+	r = sd_bus_get_property_strv(c->bus, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+				     ULEDSD_MANAGER_IFACE, "LoadErrors", &e, &st.errors);
 	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
 		return ctl_error(c, r, &e, "Failed to read the errors of the last load");
 	st.errors_known = r >= 0;
@@ -290,25 +290,6 @@ int cmd_status(struct ctl *c, char **args, size_t n)
 }
 
 /* A method of an LED that changes state: through polkit's interactive path on a terminal. */
-static int call_method(struct ctl *c, const char *path, const char *method, sd_bus_error *e,
-		       const char *types, ...)
-{
-	sd_bus_message *m = NULL;
-	va_list ap;
-	int r;
-
-	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, method);
-	if (r >= 0) {
-		va_start(ap, types);
-		r = sd_bus_message_appendv(m, types, ap);
-		va_end(ap);
-	}
-	if (r >= 0)
-		r = ctl_call_interactive(c, m, 0, e, NULL);
-	sd_bus_message_unref(m);
-	return r;
-}
-
 int cmd_get(struct ctl *c, char **args, size_t n)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
@@ -319,42 +300,11 @@ int cmd_get(struct ctl *c, char **args, size_t n)
 	r = ctl_led_path(c, args[0], &path);
 	if (r > 0)
 		return r;
-	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Brightness", &e, 'u',
-					&v);
+	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
+					"Brightness", &e, 'u', &v);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the brightness of '%s'", args[0]);
 	printf("%u\n", v);
-	return CTL_EXIT_OK;
-}
-
-int cmd_set(struct ctl *c, char **args, size_t n)
-{
-	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-	_cleanup_free_ char *path = NULL;
-	uint32_t max, v;
-	int r;
-
-	r = ctl_led_path(c, args[0], &path);
-	if (r > 0)
-		return r;
-	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "MaxBrightness", &e, 'u',
-					&max);
-	if (r < 0)
-		return ctl_error(c, r, &e, "Failed to read the max_brightness of '%s'", args[0]);
-	r = ctl_parse_value(args[1], max, &v);
-	if (r == -ERANGE)
-		return ctl_fail(c, CTL_EXIT_FAILURE,
-				"%s is out of range for LED '%s': use 0 to %u (its "
-				"max_brightness), on, off or 0%% to 100%%.",
-				args[1], args[0], max);
-	if (r < 0)
-		return ctl_fail(c, CTL_EXIT_FAILURE,
-				"'%s' is not a brightness: use a number from 0 to %u, on, off or a "
-				"percentage such as 50%%.",
-				args[1], max);
-	r = call_method(c, path, "SetBrightness", &e, "u", v);
-	if (r < 0)
-		return ctl_error(c, r, &e, "Failed to set the brightness of '%s'", args[0]);
 	return CTL_EXIT_OK;
 }
 
@@ -367,7 +317,8 @@ static int print_color(struct ctl *c, const char *name, const char *path)
 	uint32_t v;
 	int r, n = 0;
 
-	r = sd_bus_get_property(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Color", &e, &reply, "a(su)");
+	r = sd_bus_get_property(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Color", &e,
+				&reply, "a(su)");
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the colour of '%s'", name);
 	r = sd_bus_message_enter_container(reply, 'a', "(su)");
@@ -404,19 +355,21 @@ int cmd_color(struct ctl *c, char **args, size_t n)
 		return ctl_fail(c, CTL_EXIT_FAILURE,
 				"%zu values are too many: an LED has at most %zu colour channels.",
 				n - 1, ELEMENTSOF(v));
-	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "MaxBrightness", &e, 'u',
-					&max);
+	r = sd_bus_get_property_trivial(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
+					"MaxBrightness", &e, 'u', &max);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the max_brightness of '%s'", args[0]);
 	for (size_t i = 1; i < n; i++) {
-		r = ctl_parse_value(args[i], max, &v[i - 1]);
+		r = ctl_parse_value(args[i], max, 0, &v[i - 1]);
 		if (r < 0)
-			return ctl_fail(c, CTL_EXIT_FAILURE,
-					"'%s' is not an intensity for LED '%s': use a number from 0 "
-					"to %u (its max_brightness), on, off or 0%% to 100%%.",
-					args[i], args[0], max);
+			return ctl_fail(
+			    c, CTL_EXIT_FAILURE,
+			    "'%s' is not an intensity for LED '%s': use a number from 0 "
+			    "to %u (its max_brightness), on, off or 0%% to 100%%.",
+			    args[i], args[0], max);
 	}
-	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "SetColor");
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
+					   "SetColor");
 	if (r >= 0)
 		r = sd_bus_message_append_array(m, 'u', v, (n - 1) * sizeof(uint32_t));
 	if (r >= 0)
@@ -436,11 +389,12 @@ static int list_triggers(struct ctl *c, const char *name, const char *path)
 	bool listed = false;
 	int r;
 
-	r = sd_bus_get_property_string(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Trigger", &e, &current);
+	r = sd_bus_get_property_string(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "Trigger",
+				       &e, &current);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to read the trigger of '%s'", name);
-	r = sd_bus_get_property_strv(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE, "AvailableTriggers", &e,
-				     &all);
+	r = sd_bus_get_property_strv(c->bus, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
+				     "AvailableTriggers", &e, &all);
 	if (r < 0 && !sd_bus_error_has_name(&e, ERROR_UNKNOWN_PROPERTY))
 		return ctl_error(c, r, &e, "Failed to read the available triggers of '%s'", name);
 	for (char **s = all; s && *s; s++) {
@@ -531,7 +485,7 @@ int cmd_trigger(struct ctl *c, char **args, size_t n)
 	if (n == 1)
 		return list_triggers(c, args[0], path);
 	if (trigger) {
-		r = call_method(c, path, "SetTrigger", &e, "s", trigger);
+		r = ctl_call_led_method(c, path, "SetTrigger", &e, "s", trigger);
 		if (r < 0)
 			return ctl_error(c, r, &e, "Failed to select trigger '%s' for '%s'",
 					 trigger, args[0]);
@@ -549,8 +503,8 @@ int cmd_reload(struct ctl *c, char **args, size_t n)
 	size_t n_errors = 0;
 	int r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
-					   "Reload");
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+					   ULEDSD_MANAGER_IFACE, "Reload");
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, RELOAD_TIMEOUT_USEC, &e, &reply);
 	sd_bus_message_unref(m);

@@ -19,6 +19,7 @@ enum {
 	CTL_EXIT_FAILURE = 1,	  /* the user can fix it: unknown LED, bad value, denied... */
 	CTL_EXIT_USAGE = 2,	  /* wrong command line */
 	CTL_EXIT_NOT_RUNNING = 3, /* io.uledsd1 is not on the bus (or there is no bus) */
+	CTL_EXIT_NO_SUCH_LED = 4, /* no LED of that name (or none matches the glob) */
 };
 
 /* sd-bus errors freed at scope exit, as basic/macro.h frees everything else. */
@@ -36,8 +37,10 @@ struct ctl {
 	const char *command;  /* for messages: "uledsctl set: ..." */
 	bool json;
 	bool no_pager;
-	bool tty;   /* stdout is a terminal: header, lamp row */
-	bool color; /* and colours are wanted (not NO_COLOR, not TERM=dumb) */
+	bool no_legend; /* no header line, even on a terminal */
+	bool quiet;	/* set: no line with the new value of a relative change */
+	bool tty;	/* stdout is a terminal: header, lamp row */
+	bool color;	/* and colours are wanted (not NO_COLOR, not TERM=dumb) */
 	/* create's options */
 	const char *create_max, *create_trigger;
 	char *create_backends; /* --backend B..., space-separated */
@@ -80,6 +83,9 @@ int ctl_connect(struct ctl *c);
 int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...) _printf_(4, 5);
 int ctl_fail(struct ctl *c, int code, const char *fmt, ...) _printf_(3, 4);
 int ctl_led_path(struct ctl *c, const char *name, char **ret);
+/* Calls METHOD of io.uledsd1.LED on PATH (interactive: polkit may ask); -errno and *e. */
+int ctl_call_led_method(struct ctl *c, const char *path, const char *method, sd_bus_error *e,
+			const char *types, ...);
 int ctl_get_leds(struct ctl *c, struct ctl_led **ret, size_t *ret_n);
 int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error *e);
 int ctl_led_read_props(struct ctl_led *l, sd_bus_message *m);

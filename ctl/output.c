@@ -273,14 +273,16 @@ void table_print(const struct ctl *c, struct table *t, FILE *f)
 {
 	size_t width[16] = {0};
 
-	for (size_t r = c->tty ? 0 : 1; r < t->n_rows; r++)
+	size_t first = c->tty && !c->no_legend ? 0 : 1; /* the header: a terminal's */
+
+	for (size_t r = first; r < t->n_rows; r++)
 		for (size_t i = 0; i < t->n_columns && i < ELEMENTSOF(width); i++) {
 			size_t w = ctl_text_width(t->cells[r * t->n_columns + i]);
 
 			if (w > width[i])
 				width[i] = w;
 		}
-	for (size_t r = c->tty ? 0 : 1; r < t->n_rows; r++) {
+	for (size_t r = first; r < t->n_rows; r++) {
 		for (size_t i = 0; i < t->n_columns; i++) {
 			const char *s = t->cells[r * t->n_columns + i];
 			const char *color = r == 0 ? ANSI_BOLD : t->colors[r * t->n_columns + i];

@@ -29,7 +29,7 @@ struct recording {
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC: the header's time, the last seen */
 	struct rec_led *leds;
 	size_t n_leds;
-	size_t name_width; /* the longest LED name: the text format's name column */
+	size_t name_width;	    /* the longest LED name: the text format's name column */
 	unsigned long long dropped; /* lines the daemon could not write: the reader was late */
 	bool header_seen;
 };

@@ -72,16 +72,16 @@ static int vcd_push(struct vcd_change **v, size_t *n, size_t *alloc, struct vcd_
 
 /* Change c of LED i from t on, until end: itself, or an offloaded blink as its toggles. lit:
  * the phase at t (the initial state's value is in $dumpvars already: it starts dark). */
-static int vcd_expand(const struct recording *rec, size_t i, const struct rec_change *c,
-		      uint64_t t, uint64_t end, bool lit, struct vcd_change **v, size_t *n,
-		      size_t *alloc)
+static int vcd_expand(const struct recording *rec, size_t i, const struct rec_change *c, uint64_t t,
+		      uint64_t end, bool lit, struct vcd_change **v, size_t *n, size_t *alloc)
 {
 	bool blink = c->on_ms || c->off_ms;
 	int r;
 
 	do {
-		r = vcd_push(v, n, alloc,
-			     (struct vcd_change){(t - rec->start_ns) / 1000, i, lit ? c->value : 0});
+		r = vcd_push(
+		    v, n, alloc,
+		    (struct vcd_change){(t - rec->start_ns) / 1000, i, lit ? c->value : 0});
 		if (r < 0)
 			return r;
 		t += (uint64_t)(lit ? c->on_ms : c->off_ms) * 1000000;
@@ -107,8 +107,8 @@ static int vcd_collect(const struct recording *rec, size_t i, struct vcd_change 
 		r = vcd_expand(rec, i, c0, t0, end0, false, v, n, alloc);
 	for (size_t k = 0; r >= 0 && k < l->n_changes; k++)
 		r = vcd_expand(rec, i, &l->changes[k], l->changes[k].t_ns,
-			       k + 1 < l->n_changes ? l->changes[k + 1].t_ns : rec->end_ns, true,
-			       v, n, alloc);
+			       k + 1 < l->n_changes ? l->changes[k + 1].t_ns : rec->end_ns, true, v,
+			       n, alloc);
 	return r;
 }
 

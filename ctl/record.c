@@ -105,8 +105,8 @@ static int record_open(struct ctl *c, char **names, size_t n, int *ret_fd)
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	int fd, r;
 
-	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH, ULEDSD_MANAGER_IFACE,
-					   "Record");
+	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
+					   ULEDSD_MANAGER_IFACE, "Record");
 	if (r >= 0)
 		r = sd_bus_message_open_container(m, 'a', "s");
 	for (size_t i = 0; r >= 0 && i < n; i++)

@@ -21,6 +21,7 @@ enum {
 	ARG_VERSION = 0x100,
 	ARG_JSON,
 	ARG_NO_PAGER,
+	ARG_NO_LEGEND,
 	ARG_BUS,
 	ARG_ADDRESS,
 	ARG_MAX,
@@ -44,9 +45,12 @@ static const struct command commands[] = {
     {"get", 1, 1, false, false, cmd_get, "get NAME",
      "Prints the brightness of LED NAME, a number alone (for scripts).\n"},
     {"set", 2, 2, false, false, cmd_set, "set NAME VALUE",
-     "Sets the brightness of LED NAME. VALUE is a number from 0 to its max_brightness,\n"
-     "on (max_brightness), off (0) or a percentage such as 50%. Like a write to its\n"
-     "sysfs brightness file, 0 also stops a running trigger. Needs root, the group\n"
+     "Sets the brightness of LED NAME, or of every LED a glob matches ('board:*').\n"
+     "VALUE is a number from 0 to its max_brightness, on (max_brightness), off (0), a\n"
+     "percentage such as 50%, toggle (off when lit, else on), or a step from the\n"
+     "current brightness: +10, -1, +10%, -25% (kept within 0 and max_brightness; the\n"
+     "new value is printed, -q not). Like a write to its sysfs brightness file, 0 also\n"
+     "stops a running trigger. Needs root, the group\n"
      "uledsd or polkit's consent (uledsctl(1)).\n"},
     {"color", 1, 9, false, false, cmd_color, "color NAME [VALUE...]",
      "Without VALUEs: the colour channels of multicolour LED NAME and their\n"
@@ -90,6 +94,9 @@ static const struct command commands[] = {
      "group uledsd or polkit's consent.\n"},
 };
 
+/* What a value's leading '-' becomes while getopt runs (a byte no option starts with). */
+#define NEGATIVE_MARK '\x1f'
+
 static const char global_options[] =
     "  -h --help            show this help, or a command's with COMMAND --help\n"
     "     --version         show the version\n"
@@ -107,8 +114,10 @@ static void help_all(void)
 	printf("\nOptions:\n%s"
 	       "     --json            JSON output (list, status)\n"
 	       "     --no-pager        do not pipe long output into a pager\n"
+	       "     --no-legend       no header line (list), even on a terminal\n"
+	       "  -q --quiet           set: no line with the value a step or toggle gave\n"
 	       "\nExit status: 0 done, 1 a failure the message says how to fix, 2 usage error,\n"
-	       "3 uledsd is not running. See uledsctl(1).\n",
+	       "3 uledsd is not running, 4 no such LED. See uledsctl(1).\n",
 	       global_options);
 }
 
@@ -158,6 +167,8 @@ static const struct option options[] = {
     {"version", no_argument, NULL, ARG_VERSION},
     {"json", no_argument, NULL, ARG_JSON},
     {"no-pager", no_argument, NULL, ARG_NO_PAGER},
+    {"no-legend", no_argument, NULL, ARG_NO_LEGEND},
+    {"quiet", no_argument, NULL, 'q'},
     {"bus", required_argument, NULL, ARG_BUS},
     {"address", required_argument, NULL, ARG_ADDRESS},
     {"max", required_argument, NULL, ARG_MAX},
@@ -177,10 +188,16 @@ static int parse_options(struct ctl *c, int argc, char *argv[], bool *help)
 {
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, "hq", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'h':
 			*help = true;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case ARG_NO_LEGEND:
+			c->no_legend = true;
 			break;
 		case ARG_VERSION:
 			printf("uledsctl %s\n", ULEDSCTL_VERSION);
@@ -214,7 +231,7 @@ static int parse_options(struct ctl *c, int argc, char *argv[], bool *help)
 			c->record_opts[opt - ARG_DURATION] = optarg;
 			break;
 		default:
-			return usage_error("%s", "Unknown option or missing argument (above).");
+			return usage_error("%s", "See 'uledsctl --help' for the options.");
 		}
 	}
 	return CTL_CONTINUE;
@@ -257,7 +274,14 @@ int main(int argc, char *argv[])
 	size_t n;
 	int r;
 
+	/* A step down ("set NAME -10%") is a value, not an option: hidden from getopt. */
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9')
+			argv[i][0] = NEGATIVE_MARK;
 	r = parse_options(&c, argc, argv, &help);
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == NEGATIVE_MARK)
+			argv[i][0] = '-';
 	if (r != CTL_CONTINUE)
 		return r;
 	if (optind < argc) {

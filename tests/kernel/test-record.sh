@@ -234,7 +234,7 @@ assert_true "that names the command" grep -q "are for record, not 'list'" "$work
 
 # --- limits: record_max_per_user, unknown names ---------------------------------------------------
 "$ctl" --bus system record nosuch --duration 1 >/dev/null 2>"$work/err"
-assert_eq 1 "$?" "recording an unknown LED fails"
+assert_eq 4 "$?" "recording an unknown LED fails (exit 4: no such LED)"
 assert_true "and says which" grep -q "No LED named 'nosuch'" "$work/err"
 pids=()
 for i in $(seq 8); do

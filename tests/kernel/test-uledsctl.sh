@@ -136,7 +136,7 @@ assert_true "status: backends with their state" grep -q "^    Backends: gpio: wa
 assert_true "status: a second backend aligned under the first" grep -q "^              log: attached$" <<<"$out"
 expect 0 "status NAME" status ctltest:red:quiet
 assert_eq 1 "$(grep -c '^. ctltest:' <<<"$out")" "status NAME: that LED only"
-expect 1 "status of an unknown LED" status ctltest:red:quiet no:such:led
+expect 4 "status of an unknown LED" status ctltest:red:quiet no:such:led
 assert_true "status unknown: the known one is still shown" grep -q 'ctltest:red:quiet' <<<"$out"
 assert_true "status unknown: says what to do ($err)" grep -q "No LED named 'no:such:led'.*uledsctl list" <<<"$err"
 expect 0 "status --json" status --json
@@ -149,7 +149,7 @@ assert_eq timer "$(jq -r '.leds[0].trigger' <<<"$out")" "status NAME --json: tha
 # --- get, set ----------------------------------------------------------------------------
 expect 0 "get" get ctltest:green:sig
 assert_eq 5 "$out" "get prints the number alone"
-expect 1 "get of an unknown LED" get no:such:led
+expect 4 "get of an unknown LED" get no:such:led
 assert_true "get unknown: says what to do ($err)" grep -q "No LED named 'no:such:led' is managed by uledsd; 'uledsctl list'" <<<"$err"
 one_line "get unknown"
 expect 0 "set a number" set ctltest:green:sig 100
@@ -167,8 +167,32 @@ assert_true "out of range: says the range ($err)" grep -q "2 is out of range for
 one_line "out of range"
 expect 1 "set 101%" set ctltest:green:sig 101%
 expect 1 "set not a value" set ctltest:green:sig bright
-assert_true "not a value: says the forms ($err)" grep -q "'bright' is not a brightness: use a number from 0 to 255, on, off or a percentage" <<<"$err"
-expect 1 "set unknown LED" set no:such:led 1
+assert_true "not a value: says the forms ($err)" grep -q "'bright' is not a brightness: use a number from 0 to 255, on, off, toggle, a percentage" <<<"$err"
+expect 4 "set unknown LED (exit 4: no such LED)" set no:such:led 1
+# Issue 31: steps, toggle, globs, -q, --no-legend.
+expect 0 "set 100" set ctltest:green:sig 100
+expect 0 "set +10%" set ctltest:green:sig +10%
+assert_eq 126 "$(brightness ctltest:green:sig)" "+10% of 255 from 100"
+assert_eq "ctltest:green:sig 126/255" "$out" "a step prints the new value"
+expect 0 "set -1 (a value, not an option)" set ctltest:green:sig -1
+assert_eq 125 "$(brightness ctltest:green:sig)" "-1 from 126"
+expect 0 "set +500: kept at max" set -q ctltest:green:sig +500
+assert_eq 255 "$(brightness ctltest:green:sig)" "a step stops at max_brightness"
+assert_eq "" "$out" "-q: nothing printed"
+expect 0 "set toggle" set ctltest:green:sig toggle
+assert_eq 0 "$(brightness ctltest:green:sig)" "toggle of a lit LED: off"
+expect 0 "set toggle again" set ctltest:green:sig toggle
+assert_eq 255 "$(brightness ctltest:green:sig)" "toggle of an off LED: max"
+expect 0 "set a glob" set 'ctltest:*:sig' 3
+assert_eq 3 "$(brightness ctltest:green:sig)" "the glob reached its LED"
+expect 4 "set a glob that matches nothing" set 'nomatch:*' on
+assert_true "no match: says so ($err)" grep -q "No LED matches 'nomatch:\*'" <<<"$err"
+TERM=dumb script -q -e -c "$ctl list --no-pager" /dev/null >"$work/legend" 2>&1
+assert_true "list on a terminal: a header" grep -q "BRIGHTNESS" "$work/legend"
+TERM=dumb script -q -e -c "$ctl list --no-pager --no-legend" /dev/null >"$work/nolegend" 2>&1
+assert_true "list --no-legend on a terminal: no header ($(head -n1 "$work/nolegend"))" \
+	sh -c "grep -q ctltest:green:sig '$work/nolegend' && ! grep -q BRIGHTNESS '$work/nolegend'"
+expect 0 "set off" set ctltest:green:sig off
 ctl_nobody() {
 	out=$(nobody "$ctl" "$@" 2>"$work/err")
 	rc=$?
@@ -193,7 +217,7 @@ assert_eq heartbeat "$(trigger_of ctltest:green:sig)" "trigger heartbeat reaches
 expect 0 "trigger none" trigger ctltest:green:sig none
 assert_eq none "$(trigger_of ctltest:green:sig)" "trigger none"
 expect 1 "an unknown trigger" trigger ctltest:green:sig no-such-trigger
-assert_true "unknown trigger: names the module ($err)" grep -q "modprobe ledtrig-no-such-trigger" <<<"$err"
+assert_true "unknown trigger: no such module, no modprobe advice ($err)" grep -q "no module ledtrig-no-such-trigger exists" <<<"$err"
 one_line "unknown trigger"
 ctl_nobody trigger ctltest:green:sig timer
 assert_eq 1 "$rc" "trigger as nobody: exit 1"
@@ -325,7 +349,7 @@ assert_true "transient name: says so ($err)" grep -q "exists already (a transien
 expect 2 "create with a word that is not KEY=VALUE" create ctltest:white:x junk
 expect 1 "remove a configured LED" remove ctltest:green:sig
 assert_true "remove configured: NotTransient says what to do ($err)" grep -q "comes from the configuration.*reload" <<<"$err"
-expect 1 "remove an unknown LED" remove no:such:led
+expect 4 "remove an unknown LED" remove no:such:led
 ctl_nobody create ctltest:white:nobody --keep
 assert_eq 1 "$rc" "create as nobody: exit 1"
 assert_true "create as nobody: no LED" test ! -e "$L/ctltest:white:nobody"

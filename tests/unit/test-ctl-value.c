@@ -12,12 +12,42 @@ static long long parse(const char *s, uint32_t m)
 	uint32_t v = 12345;
 	int r;
 
-	r = ctl_parse_value(s, m, &v);
+	r = ctl_parse_value(s, m, 0, &v);
 	return r < 0 ? r : (long long)v;
+}
+
+/* The same from the current brightness CUR (toggle, +/- steps). */
+static long long step(const char *s, uint32_t m, uint32_t cur)
+{
+	uint32_t v = 12345;
+	int r;
+
+	r = ctl_parse_value(s, m, cur, &v);
+	return r < 0 ? r : (long long)v;
+}
+
+static void relative_values(void)
+{
+	CHECK_INT(step("toggle", 255, 0), 255, "toggle of an off LED: max");
+	CHECK_INT(step("toggle", 255, 7), 0, "toggle of a lit LED: off");
+	CHECK_INT(step("+10", 255, 100), 110, "+10 from 100");
+	CHECK_INT(step("-1", 255, 100), 99, "-1 from 100");
+	CHECK_INT(step("+10%", 200, 100), 120, "+10% of 200 from 100");
+	CHECK_INT(step("-50%", 255, 100), 0, "-50% from 100 of 255 stops at 0");
+	CHECK_INT(step("+300", 255, 100), 255, "+300 from 100 stops at max (no error)");
+	CHECK_INT(step("+1", 1, 1), 1, "+1 at max stays at max");
+	CHECK_INT(step("-5", 255, 0), 0, "-5 at 0 stays at 0");
+	CHECK_INT(step("+", 255, 10), -EINVAL, "a sign alone is not a value");
+	CHECK_INT(step("+-1", 255, 10), -EINVAL, "two signs are not a value");
+	CHECK_INT(step("+101%", 255, 10), -ERANGE, "+101% is out of range");
+	CHECK(ctl_value_is_relative("-1") && ctl_value_is_relative("TOGGLE") &&
+		  !ctl_value_is_relative("50%") && !ctl_value_is_relative("on"),
+	      "relative forms are told apart");
 }
 
 int main(void)
 {
+	TEST_CASE(relative_values);
 	/* Numbers within range, both ends. */
 	CHECK_INT(parse("0", 255), 0, "0 of 255");
 	CHECK_INT(parse("255", 255), 255, "255 of 255 (the maximum itself)");
@@ -54,9 +84,9 @@ int main(void)
 
 	/* Not a value at all. */
 	CHECK_INT(parse("", 255), -EINVAL, "empty");
-	CHECK_INT(ctl_parse_value(NULL, 255, &(uint32_t){0}), -EINVAL, "NULL");
-	CHECK_INT(parse("-1", 255), -EINVAL, "a negative number");
-	CHECK_INT(parse("+1", 255), -EINVAL, "a sign");
+	CHECK_INT(ctl_parse_value(NULL, 255, 0, &(uint32_t){0}), -EINVAL, "NULL");
+	CHECK_INT(parse("-1", 255), 0, "-1 is a step down (from 0: 0), not a negative number");
+	CHECK_INT(parse("+1", 255), 1, "+1 is a step up");
 	CHECK_INT(parse(" 1", 255), -EINVAL, "a leading blank");
 	CHECK_INT(parse("1 ", 255), -EINVAL, "a trailing blank");
 	CHECK_INT(parse("0x10", 255), -EINVAL, "hex");
