@@ -174,3 +174,28 @@ assert_true "trigger removed: the write is logged at once ($(tail -3 "$work/writ
 assert_true "trigger removed: the heartbeat's summary came first" \
 	grep -q "fh:log: brightness .* more changes not logged" "$work/writes"
 kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
+
+# Issue 31: conf/example.conf copied as it is runs without an error, drives no GPIO line, and its
+# netdev LED follows this machine's lo: lit with the link up, dark for a moment with traffic.
+econf=$work/example.d
+mkdir "$econf"
+cp "$src/conf/example.conf" "$econf/"
+ip link set lo up
+bg_start "$uledsd" --bus none --config-dir "$econf" 2>"$work/example"
+assert_true "example.conf as it is: ready, no error ($(grep Ready "$work/example"))" \
+	wait_for 10 grep -qE "Ready: [0-9]+ LEDs, 0 errors" "$work/example"
+assert_true "example.conf: no gpio backend at work" bash -c "! grep -q 'gpio' <<<\"\$(cat '$work/example')\""
+N=/sys/class/leds/demo:green:lan
+assert_true "the netdev LED's trigger is netdev" grep -q '\[netdev\]' $N/trigger
+assert_eq "lo 1 1 1" "$(cat $N/device_name $N/link $N/tx $N/rx | tr '\n' ' ' | sed 's/ $//')" \
+	"device_name, link, tx, rx as the example sets them"
+assert_eq 1 "$(cat $N/brightness)" "lo's link is up: the LED is lit"
+dark=0
+for _ in $(seq 100); do
+	echo x >/dev/udp/127.0.0.1/9 2>/dev/null
+	[ "$(cat $N/brightness)" = 0 ] && dark=$((dark + 1))
+done
+echo "# netdev on lo: dark in $dark of 100 samples right after a packet"
+assert_true "traffic on lo makes it flicker (dark in $dark of 100 samples)" test "$dark" -ge 1
+kill "$BG_PID"; wait "$BG_PID" 2>/dev/null
+

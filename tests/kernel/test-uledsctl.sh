@@ -412,7 +412,7 @@ assert_eq "ctltest:green:sig" "$(complete_words uledsctl set ctltest:g)" "comple
 assert_eq "on off" "$(complete_words uledsctl set ctltest:green:sig o)" "completion: values"
 assert_true "completion: triggers ($(complete_words uledsctl trigger ctltest:green:sig ''))" \
 	grep -qw none <<<"$(complete_words uledsctl trigger ctltest:green:sig '')"
-assert_eq "--no-pager" "$(complete_words uledsctl list --no)" "completion: options"
+assert_eq "--no-pager --no-legend" "$(complete_words uledsctl list --no)" "completion: options"
 assert_eq "ctltest:green:sig" "$(complete_words uledsctl record ctltest:g)" "completion: record's LEDs"
 assert_eq "csv" "$(complete_words uledsctl record ctltest:green:sig --format c)" "completion: --format"
 assert_eq "--duration" "$(complete_words uledsctl record ctltest:green:sig --dur)" "completion: record's options"
