@@ -181,9 +181,14 @@ econf=$work/example.d
 mkdir "$econf"
 cp "$src/conf/example.conf" "$econf/"
 ip link set lo up
+# As at boot: the modules uledsd's modules-load.d file names (uleds is loaded already).
+for m in $(grep -v '^#' "$src/conf/modules-load.d/uleds.conf" | grep -vx uleds); do
+	assert_true "modules-load.d/uleds.conf: $m loads" modprobe "$m"
+done
 bg_start "$uledsd" --bus none --config-dir "$econf" 2>"$work/example"
-assert_true "example.conf as it is: ready, no error ($(grep Ready "$work/example"))" \
-	wait_for 10 grep -qE "Ready: [0-9]+ LEDs, 0 errors" "$work/example"
+assert_true "example.conf as it is: ready" wait_for 10 grep -q "Ready:" "$work/example"
+assert_true "example.conf as it is: no error ($(grep -E 'Ready|error|cannot' "$work/example" | head -n 5))" \
+	grep -qE "Ready: [0-9]+ LEDs, 0 errors" "$work/example"
 assert_true "example.conf: no gpio backend at work" bash -c "! grep -q 'gpio' <<<\"\$(cat '$work/example')\""
 N=/sys/class/leds/demo:green:lan
 assert_true "the netdev LED's trigger is netdev" grep -q '\[netdev\]' $N/trigger
