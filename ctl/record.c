@@ -158,6 +158,8 @@ static int record_lines(struct ctl *c, struct recording *rec, const struct recor
 	return 0;
 }
 
+/* Returns 0 at the end the user asked for, 1 when uledsd ended it first (the pipe closed: it
+ * stopped, or was restarted), else an exit status. */
 static int record_loop(struct ctl *c, int fd, struct recording *rec, const struct record_args *a)
 {
 	uint64_t deadline = a->duration ? now_ns() + (uint64_t)(a->duration * 1e9) : 0;
@@ -176,9 +178,10 @@ static int record_loop(struct ctl *c, int fd, struct recording *rec, const struc
 		if (poll(&pfd, 1, deadline ? (int)((deadline - now) / 1000000 + 1) : -1) <= 0)
 			continue; /* EINTR: a signal, checked above; 0: the deadline */
 		k = read(fd, buf + len, sizeof(buf) - len - 1);
-		if (k == 0)
-			return ctl_fail(c, CTL_EXIT_FAILURE,
-					"uledsd ended the recording (it stopped?).");
+		if (k == 0) {
+			rec->end_ns = now_ns();
+			return 1;
+		}
 		if (k < 0)
 			continue;
 		len += (size_t)k;
@@ -238,8 +241,17 @@ int cmd_record(struct ctl *c, char **args, size_t n)
 	record_print_header(stdout, a.format);
 	r = record_loop(c, fd, &rec, &a);
 	close(fd); /* uledsd sees the pipe closed: the recording ends there too */
-	if (r == 0)
+	/* Ended by uledsd: what came is kept (the summary, the SVG), then the error. */
+	if (r == 0 || r == 1) {
+		int ended = r;
+
 		r = record_finish(c, &rec, &a);
+		if (ended && r == CTL_EXIT_OK)
+			r = ctl_fail(
+			    c, CTL_EXIT_FAILURE,
+			    "uledsd ended the recording (it stopped or restarted); what was "
+			    "recorded until then is above.");
+	}
 	recording_clear(&rec);
 	return r;
 }

@@ -230,8 +230,9 @@ static int parse_options(struct ctl *c, int argc, char *argv[], bool *help)
 		case ARG_SVG:
 			c->record_opts[opt - ARG_DURATION] = optarg;
 			break;
-		default:
-			return usage_error("%s", "See 'uledsctl --help' for the options.");
+		default: /* getopt said which option, above */
+			fputs("uledsctl: see 'uledsctl --help' for the options.\n", stderr);
+			return CTL_EXIT_USAGE;
 		}
 	}
 	return CTL_CONTINUE;
@@ -245,6 +246,9 @@ static int check_command(struct ctl *c, const struct command *cmd, size_t n)
 			n < cmd->min_args ? "Missing" : "Too many", cmd->usage);
 		return CTL_EXIT_USAGE;
 	}
+	if (c->json && streq(cmd->name, "record"))
+		return usage_error("%s", "record writes JSON with --format json (one object a "
+					 "transition, then the summary), not --json.");
 	if (c->json && !cmd->json)
 		return usage_error("--json is for list and status, not '%s'.", cmd->name);
 	if (c->create_options && !streq(cmd->name, "create"))

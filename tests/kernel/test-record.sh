@@ -251,3 +251,16 @@ kill -INT "${pids[@]}"
 wait "${pids[@]}" 2>/dev/null
 assert_true "closed pipes end the recordings: as many pipes as before" \
 	wait_for 5 sh -c "[ \$(ls -l /proc/$UPID/fd | grep -c pipe:) = $pipes0 ]"
+
+# --- uledsd stops during a recording (issue 31): what came is printed, then the error ---------
+record_bg "$work/cut.txt" $SOFT
+sleep 1
+kill -TERM "$UPID"
+wait "$REC_PID"
+rc=$?
+assert_eq 1 "$rc" "a recording uledsd ended exits 1"
+assert_true "it says uledsd ended it ($(cat "$work/cut.txt.err"))" \
+	grep -q "uledsd ended the recording (it stopped or restarted); what was recorded until then is above." "$work/cut.txt.err"
+assert_true "the transitions that came are printed ($(grep -c "$SOFT" "$work/cut.txt") lines)" \
+	test "$(grep -c "^ *[0-9.]* *$SOFT" "$work/cut.txt")" -ge 10
+assert_true "and the summary after them" grep -q "transitions" "$work/cut.txt"

@@ -87,6 +87,8 @@ expect 2 "unknown option" list --frob
 expect 2 "missing argument" set ctltest:green:sig
 expect 2 "too many arguments" get a b
 expect 2 "--json on get" get --json ctltest:green:sig
+expect 2 "--json on record" record ctltest:green:sig --json
+assert_true "--json on record: points to --format json ($err)" grep -q "record writes JSON with --format json" <<<"$err"
 expect 2 "bad --bus" --bus nowhere list
 expect 2 "trigger with a word that is not ATTR=VALUE" trigger ctltest:green:sig timer junk
 one_line "usage"
