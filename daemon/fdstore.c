@@ -22,7 +22,7 @@ struct fdstore {
 	bool notify; /* NOTIFY_SOCKET is set: there is a store */
 	bool notify_warned;
 	bool keep_logged;  /* fd store LEDs of broken definitions: said once */
-	bool group_stored; /* the uleds group's fd is in systemd's store */
+	bool group_stored; /* the uleds group's fd is in systemd's store, or was handed over */
 	/* fds handed back by systemd's fd store at start */
 	int *stored_fds;
 	char **stored_names;
@@ -401,13 +401,16 @@ void fdstore_remove(struct fdstore *fs, struct led *l)
 
 void fdstore_forget(struct fdstore *fs, const char *name, int fd)
 {
-	if (!fs->notify)
+	/* A uleds group holds the LED whether or not there is a store (a re-execution without
+	 * systemd hands it over too): closing our fd would leave it there. */
+	if (!fs->notify && !fs->group_stored)
 		return;
-	/* uledsd's kmod: the LED goes now and systemd drops its copy on the HUP, however it
-	 * was named; the in-tree driver (ENOTTY): by its name. */
+	/* uledsd's kmod: the LED goes now (and leaves its group), and systemd drops a stored
+	 * copy on the HUP, however it was named; the in-tree driver (ENOTTY): by its name. */
 	if (fd >= 0 && ioctl(fd, ULEDS_IOC_DEV_REMOVE) == 0)
 		return;
-	notify_fd(fs, "FDSTOREREMOVE", name, -1);
+	if (fs->notify)
+		notify_fd(fs, "FDSTOREREMOVE", name, -1);
 }
 
 /* uledsd's kmod with groups: the one group fd holds every LED, stored once, before READY=1

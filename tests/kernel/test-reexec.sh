@@ -128,6 +128,15 @@ assert_true "a later change still reaches the GPIO line" wait_for 5 line_is reex
 echo 200 >"$L/re:steady/brightness"
 assert_true "a later change still reaches D-Bus" wait_for 5 sh -c \
 	"busctl --system get-property io.uledsd1 /io/uledsd1/led/re_3asteady io.uledsd1.LED Brightness | grep -qx 'u 200'"
+# 3. The configuration changed before a re-execution: the uleds group hands every LED over,
+# so the new process must let go itself of what it no longer configures (no fd store here).
+sed -i '/^\[re:free\]/,/^$/d' "$work/10-reexec.conf"
+sed -i '/^\[re:timer\]/,/^$/s/^max_brightness = 1$/max_brightness = 3/' "$work/10-reexec.conf"
+kill -USR2 "$pid"
+assert_true "re-executed a third time" wait_for 20 sh -c "[ \$(grep -c 'Re-executed: adopting' '$work/log') -ge 3 ]"
+assert_true "an LED no longer configured is gone after the re-execution" wait_for 5 test ! -e "$L/re:free"
+assert_eq 3 "$(cat "$L/re:timer/max_brightness" 2>&1)" "an LED with a new max_brightness is created again"
+assert_true "the others are still there" test -e "$L/re:steady" -a -e "$L/re:gpio"
 kill "$pid"
 assert_true "uledsd exits on SIGTERM and its LEDs go" wait_for 10 sh -c "[ ! -e $L/re:steady ]"
 grep -E 'Re-execut|adopt|error|rror' "$work/log" | head -n 20
