@@ -26,7 +26,7 @@ struct fdstore {
 	/* fds handed back by systemd's fd store at start */
 	int *stored_fds;
 	char **stored_names;
-	size_t n_stored;
+	size_t n_stored, n_alloc;
 	/* LEDs whose fds go to the fd store in the next batch */
 	struct led **store_queue;
 	size_t n_store_queue;
@@ -65,15 +65,23 @@ void fdstore_set_notify(struct fdstore *fs, bool notify)
 
 int fdstore_put(struct fdstore *fs, const char *name, int fd)
 {
-	int *nf = realloc(fs->stored_fds, (fs->n_stored + 1) * sizeof(int));
-	char **nn, *copy;
+	char *copy;
 
-	if (nf)
-		fs->stored_fds = nf;
-	nn = nf ? realloc(fs->stored_names, (fs->n_stored + 1) * sizeof(char *)) : NULL;
-	if (nn)
+	/* Doubling: a stored group hands over every LED, 10 000 of them one by one. */
+	if (fs->n_stored == fs->n_alloc) {
+		size_t n = fs->n_alloc ? fs->n_alloc * 2 : 16;
+		int *nf = realloc(fs->stored_fds, n * sizeof(int));
+		char **nn;
+
+		if (nf)
+			fs->stored_fds = nf;
+		nn = nf ? realloc(fs->stored_names, n * sizeof(char *)) : NULL;
+		if (!nn)
+			return -ENOMEM;
 		fs->stored_names = nn;
-	copy = nn ? strdup(name) : NULL;
+		fs->n_alloc = n;
+	}
+	copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;
 	fs->stored_fds[fs->n_stored] = fd;

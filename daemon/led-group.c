@@ -25,14 +25,18 @@
 /* Records the kernel keeps for all members: 1.25 MiB of kernel memory, not ours. */
 #define LED_GROUP_RING 16384
 
+struct led_group_slot {
+	struct led_watch_member *mb; /* NULL: free */
+	uint16_t gen;		     /* the last generation given out here */
+	bool reserved;		     /* held by an adopted member, claimed or not */
+};
+
 struct led_group {
 	int fd;
 	sd_event_source *source;
-	struct led_watch_member **slots; /* by slot; NULL: free */
-	uint16_t *gen;			 /* the last generation given out in each slot */
-	bool *reserved;			 /* held by an adopted member, claimed or not */
-	uint32_t n_slots, next_free;	 /* slots below next_free have been in use */
-	uint32_t *free_list;		 /* slots given back, to reuse */
+	struct led_group_slot *slots;
+	uint32_t n_slots, next_free; /* slots below next_free have been in use */
+	uint32_t *free_list;	     /* slots given back, to reuse */
 	uint32_t n_free;
 	struct uleds_event batch[LED_WATCH_BATCH];
 };
@@ -61,7 +65,7 @@ static int on_group(sd_event_source *s _unused_, int fd, uint32_t revents _unuse
 	for (size_t i = 0; i < (size_t)n / sizeof(g->batch[0]); i++) {
 		const struct uleds_event *ev = &g->batch[i];
 		uint32_t slot = slot_of(ev->id);
-		struct led_watch_member *mb = slot < g->n_slots ? g->slots[slot] : NULL;
+		struct led_watch_member *mb = slot < g->n_slots ? g->slots[slot].mb : NULL;
 
 		/* Looked up per record: an earlier record's dispatch may remove an LED. */
 		if (mb && mb->group_id == ev->id && ev->type != ULEDS_EVENT_REMOVED)
@@ -84,18 +88,10 @@ static int grow(struct led_group *g, uint32_t want)
 	if (!(p = realloc(g->slots, n * sizeof(*g->slots))))
 		return -ENOMEM;
 	g->slots = p;
-	if (!(p = realloc(g->gen, n * sizeof(*g->gen))))
-		return -ENOMEM;
-	g->gen = p;
-	if (!(p = realloc(g->reserved, n * sizeof(*g->reserved))))
-		return -ENOMEM;
-	g->reserved = p;
 	if (!(p = realloc(g->free_list, n * sizeof(*g->free_list))))
 		return -ENOMEM;
 	g->free_list = p;
 	memset(g->slots + g->n_slots, 0, (n - g->n_slots) * sizeof(*g->slots));
-	memset(g->gen + g->n_slots, 0, (n - g->n_slots) * sizeof(*g->gen));
-	memset(g->reserved + g->n_slots, 0, (n - g->n_slots) * sizeof(*g->reserved));
 	g->n_slots = n;
 	return 0;
 }
@@ -157,8 +153,8 @@ int led_group_adopt(sd_event *e, int fd, int (*member)(int fd, void *userdata), 
 			safe_close(m.fd);
 			continue; /* held by the group still: closed with it when uledsd exits */
 		}
-		g->reserved[slot] = true;
-		g->gen[slot] = gen_of(m.id);
+		g->slots[slot].reserved = true;
+		g->slots[slot].gen = gen_of(m.id);
 		if (slot >= g->next_free)
 			g->next_free = slot + 1;
 		(void)member(m.fd, userdata);
@@ -184,7 +180,7 @@ static int slot_new(struct led_group *g, uint32_t *ret)
 	while (g->n_free > 0) {
 		uint32_t s = g->free_list[--g->n_free];
 
-		if (!g->slots[s] && !g->reserved[s]) {
+		if (!g->slots[s].mb && !g->slots[s].reserved) {
 			*ret = s;
 			return 0;
 		}
@@ -195,7 +191,7 @@ static int slot_new(struct led_group *g, uint32_t *ret)
 
 		if (r < 0)
 			return r;
-		if (!g->reserved[s]) {
+		if (!g->slots[s].reserved) {
 			*ret = s;
 			return 0;
 		}
@@ -213,10 +209,11 @@ static int join(struct led_group *g, struct led_watch_member *mb, uint32_t *ret_
 	r = slot_new(g, &slot);
 	if (r < 0)
 		return r;
-	gen = (uint16_t)(g->gen[slot] + 1u < LED_GROUP_GEN_MAX ? g->gen[slot] + 1u : 1u);
+	gen =
+	    (uint16_t)(g->slots[slot].gen + 1u < LED_GROUP_GEN_MAX ? g->slots[slot].gen + 1u : 1u);
 	m.id = ((uint32_t)gen << LED_GROUP_SLOT_BITS) | slot;
 	if (ioctl(g->fd, ULEDS_IOC_GROUP_ADD, &m) == 0) {
-		g->gen[slot] = gen;
+		g->slots[slot].gen = gen;
 		*ret_slot = slot;
 		mb->group_id = m.id;
 		return 0;
@@ -227,7 +224,7 @@ static int join(struct led_group *g, struct led_watch_member *mb, uint32_t *ret_
 		return r;
 	/* An adopted LED: a member already, under the id the kernel just told. */
 	slot = slot_of(m.id);
-	if (slot >= g->n_slots || g->slots[slot])
+	if (slot >= g->n_slots || g->slots[slot].mb)
 		return -EUCLEAN;
 	*ret_slot = slot;
 	mb->group_id = m.id;
@@ -241,7 +238,7 @@ int led_group_add(struct led_group *g, struct led_watch_member *mb)
 
 	if (r < 0)
 		return r;
-	g->slots[slot] = mb;
+	g->slots[slot].mb = mb;
 	return 0;
 }
 
@@ -256,9 +253,9 @@ void led_group_remove(struct led_group *g, struct led_watch_member *mb)
 	 * its fd now, unless someone else holds a copy. */
 	if (ioctl(g->fd, ULEDS_IOC_GROUP_LEAVE, &m) < 0 && errno != ENOENT)
 		log_debug_errno(errno, "GROUP_LEAVE of id %u: %m", mb->group_id);
-	if (slot < g->n_slots && g->slots[slot] == mb) {
-		g->slots[slot] = NULL;
-		if (!g->reserved[slot])
+	if (slot < g->n_slots && g->slots[slot].mb == mb) {
+		g->slots[slot].mb = NULL;
+		if (!g->slots[slot].reserved)
 			give_back(g, slot);
 	}
 	mb->group_id = 0;
@@ -276,8 +273,6 @@ struct led_group *led_group_free(struct led_group *g)
 	sd_event_source_disable_unref(g->source);
 	safe_close(g->fd);
 	free(g->slots);
-	free(g->gen);
-	free(g->reserved);
 	free(g->free_list);
 	free(g);
 	return NULL;

@@ -161,7 +161,7 @@ static int reexec_now(struct manager *m)
 	_cleanup_free_ char *exe = NULL, *names = NULL;
 	_cleanup_free_ int *fds = NULL;
 	char num[32];
-	size_t n;
+	size_t n, n_leds;
 	int r;
 
 	r = exe_path(&exe);
@@ -178,8 +178,8 @@ static int reexec_now(struct manager *m)
 	if (r < 0)
 		return log_error_errno(r, "Cannot re-execute: %m; running on.");
 
-	log_info("Re-executing %s with %zu LED%s%s.", exe, count_leds(m),
-		 count_leds(m) == 1 ? "" : "s",
+	n_leds = count_leds(m);
+	log_info("Re-executing %s with %zu LED%s%s.", exe, n_leds, n_leds == 1 ? "" : "s",
 		 led_watch_group_fd(m->led_ctx.watch) >= 0 ? " in a uleds group" : "");
 	manager_notify(m, "RELOADING=1\nSTATUS=Re-executing.");
 	/* From here on there is no way back: the new process adopts the LEDs. Save what would

@@ -769,35 +769,33 @@ static struct file *uleds_group_detach(struct uleds_device *udev)
 
 /*
  * What a joining LED has waiting moves to the group: its records, or its
- * unread latest value as a BRIGHTNESS record. Holds both locks.
+ * unread latest value as a BRIGHTNESS record. Caller holds value_lock.
  */
 static void uleds_group_move(struct uleds_group *g, struct uleds_device *udev)
 {
 	struct uleds_event *ev, old;
-	bool was_empty = !g->ring.count;
+	bool wake;
 
-	if (udev->ring.ev) {
-		while (uleds_ring_take(&udev->ring, &old, 1)) {
-			ev = uleds_ring_add(&g->ring);
-			old.lost += ev->lost;
-			*ev = old;
-			ev->id = udev->group_id;
+	if (!udev->ring.ev) {
+		if (udev->changed) {
+			udev->changed = false;
+			uleds_push(udev, ULEDS_EVENT_BRIGHTNESS, udev->brightness, 0, 0);
 		}
-		g->ring.pending_lost += udev->ring.pending_lost;
-		udev->ring.pending_lost = 0;
-	} else if (udev->changed) {
-		udev->changed = false;
+		return;
+	}
+	spin_lock(&g->ring_lock);
+	wake = !g->ring.count;
+	while (uleds_ring_take(&udev->ring, &old, 1)) {
 		ev = uleds_ring_add(&g->ring);
-		ev->timestamp_ns = ktime_get_ns();
-		ev->boottime_ns = ktime_get_boottime_ns();
-		ev->seq = ++udev->seq;
-		ev->type = ULEDS_EVENT_BRIGHTNESS;
-		ev->brightness = udev->brightness;
-		ev->n_channels = udev->mc.num_colors;
-		memcpy(ev->intensity, udev->intensity, sizeof(ev->intensity));
+		old.lost += ev->lost;
+		*ev = old;
 		ev->id = udev->group_id;
 	}
-	if (was_empty && g->ring.count)
+	g->ring.pending_lost += udev->ring.pending_lost;
+	udev->ring.pending_lost = 0;
+	wake = wake && g->ring.count;
+	spin_unlock(&g->ring_lock);
+	if (wake)
 		uleds_group_wake(g);
 }
 
@@ -881,11 +879,9 @@ static int uleds_group_add(struct uleds_group *g, struct file *gfile,
 	else if (udev->group)
 		ret = -EBUSY;
 	if (!ret) {
-		spin_lock(&g->ring_lock);
 		udev->group = g;
 		udev->group_id = m->id;
 		uleds_group_move(g, udev);
-		spin_unlock(&g->ring_lock);
 	}
 	spin_unlock_irq(&udev->value_lock);
 	if (ret) {
