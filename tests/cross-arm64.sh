@@ -26,7 +26,7 @@ mkdir -p "$1"
 b=$(cd "$1" && pwd)
 shift
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(daemon kmod)
+[ ${#steps[@]} -gt 0 ] || steps=(daemon kmod boot)
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 
@@ -54,7 +54,8 @@ install_deps() {
 	# pkg/release, not -t (as in setup-deps.sh). The :arm64 -dev packages are
 	# Multi-Arch: same, so apt keeps them at the version of their amd64 twins.
 	"${apt[@]}" install -y --no-install-recommends \
-		crossbuild-essential-arm64 qemu-user file meson ninja-build pkg-config scdoc \
+		crossbuild-essential-arm64 crossbuild-essential-armhf qemu-user qemu-system-arm cpio \
+		file meson ninja-build pkg-config scdoc \
 		libsystemd-dev:arm64 libinih-dev:arm64 libgpiod-dev:arm64/bookworm-backports \
 		bc bison flex libssl-dev libelf-dev pahole xz-utils kmod >>"$log" 2>&1 ||
 		{ cat "$log"; fail "installing the arm64 cross toolchain and :arm64 -dev packages (log above)"; }
@@ -197,10 +198,140 @@ step_kmod() {
 	ok "kmod builds warning-free (W=1) for arm64: $(file -b "$ko" | cut -d, -f1-2), vermagic '$vm', $n symbol CRCs as in Debian's Module.symvers ($((SECONDS - t0)) s)"
 }
 
+# --- the arm64 boot: Debian's arm64 kernel under qemu-system-aarch64 -----------------------
+# download_deb DIR PACKAGE:ARCH=VERSION: the package unpacked in DIR (cached by version).
+download_deb() {
+	local dir=$1 pkg=$2
+	[ "$(cat "$dir/.uledsd-version" 2>/dev/null)" = "$pkg" ] && return 0
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get -q -o APT::Sandbox::User=root download "$pkg") >"$dir.download.log" 2>&1 ||
+		{ cat "$dir.download.log"; fail "apt-get download $pkg"; }
+	dpkg-deb -x "$dir"/*.deb "$dir"
+	rm -f "$dir"/*.deb
+	echo "$pkg" >"$dir/.uledsd-version"
+}
+
+# $b/arm64-root/lib/modules/$krel: the modules the guest loads (the 9p ones, every LED
+# trigger, what uleds.ko and gpio-sim.ko need), uncompressed (busybox's insmod), with their
+# modules.dep, out of Debian's arm64 image in $img.
+prepare_module_tree() {
+	local root=$b/arm64-root full=$img/lib/modules/$krel mods ko rel want
+	mods=$root/lib/modules/$krel
+	[ -d "$full" ] || fail "linux-image-$krel has no /lib/modules/$krel"
+	depmod -b "$img" "$krel" || fail "depmod for $img"
+	rm -rf "$root"
+	mkdir -p "$mods"
+	cp "$full"/modules.builtin "$full"/modules.builtin.modinfo "$full"/modules.order "$mods/"
+	want=$( (echo 9pnet_virtio 9p configfs
+		find "$full/kernel/drivers/leds" -name '*.ko*' -printf '%f\n' | sed 's/\.ko.*//'
+		modinfo -F depends "$b/arm64-modules/uleds.ko" "$b/arm64-modules/gpio-sim.ko" | tr , '\n') |
+		tr ' ' '\n' | sed '/^$/d' | sort -u)
+	for ko in $(for m in $want; do modprobe -d "$img" -S "$krel" --show-depends "$m"; done |
+		awk '$1 == "insmod" && !seen[$2]++ { print $2 }'); do
+		rel=${ko#"$full"/}
+		mkdir -p "$(dirname "$mods/$rel")"
+		case $ko in
+		*.xz) xz -dc "$ko" >"$mods/${rel%.xz}" ;;
+		*) cp "$ko" "$mods/$rel" ;;
+		esac
+	done
+	depmod -b "$root" "$krel" || fail "depmod for $root"
+}
+
+# The guest's tests, static: the ABI test for aarch64 and armhf, the torture test.
+build_guest_tests() {
+	local t=$b/arm64-tests k=$src/tests/kernel flags=(-static -O2 -Wall -Wextra -Werror -pthread -I"$src/kmod")
+	mkdir -p "$t"
+	aarch64-linux-gnu-gcc "${flags[@]}" "$k/uleds-abi.c" "$k/uleds-abi-group.c" -o "$t/uleds-abi-aarch64" &&
+		arm-linux-gnueabihf-gcc "${flags[@]}" "$k/uleds-abi.c" "$k/uleds-abi-group.c" -o "$t/uleds-abi-armhf" &&
+		aarch64-linux-gnu-gcc "${flags[@]}" "$k/uleds-torture.c" -o "$t/uleds-torture-aarch64" ||
+		fail "cross-building the guest's test programs (static, aarch64 and armhf)"
+	[ "$(elf_machine "$t/uleds-abi-armhf")" = ARM ] || fail "uleds-abi-armhf is not a 32-bit ARM program"
+}
+
+# The initramfs: arm64 busybox, tests/arm64/init, the 9p modules in load order.
+make_initramfs() {
+	local d=$b/arm64-initramfs ko
+	rm -rf "$d"
+	mkdir -p "$d/bin" "$d/modules"
+	cp "$b/busybox-arm64/bin/busybox" "$d/bin/busybox"
+	cp "$src/tests/arm64/init" "$d/init"
+	chmod 755 "$d/init"
+	for ko in $(for m in 9pnet_virtio 9p; do modprobe -d "$b/arm64-root" -S "$krel" --show-depends $m; done |
+		awk '$1 == "insmod" && !seen[$2]++ { print $2 }'); do
+		cp "$ko" "$d/modules/"
+		basename "$ko" >>"$d/modules/order"
+	done
+	(cd "$d" && find . | cpio -o -H newc --quiet) >"$b/arm64-initramfs.cpio"
+}
+
+# boot_once LOG: one boot; sets boot_s (to @@ARM64-START@@) and rc (the guest's, or empty).
+boot_once() {
+	local log=$1 qpid t0 now
+	: >"$log"
+	qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -accel tcg \
+		-nodefaults -no-reboot -nographic -monitor none \
+		-kernel "$img/boot/vmlinuz-$krel" -initrd "$b/arm64-initramfs.cpio" \
+		-append "console=ttyAMA0 panic=-1 quiet loglevel=3 rdinit=/init uledsd.src=$src uledsd.build=$b" \
+		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+		-chardev "file,id=con,path=$log" -serial chardev:con </dev/null &
+	qpid=$!
+	t0=$(date +%s%N) boot_s= rc=
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 0.2
+		now=$(date +%s%N)
+		if [ -z "$boot_s" ] && grep -aq '^@@ARM64-START@@' "$log"; then
+			boot_s=$(((now - t0) / 100000000))
+			boot_s=$((boot_s / 10)).$((boot_s % 10))
+		fi
+		if [ $(((now - t0) / 1000000000)) -ge "$boot_timeout" ] && [ -z "$boot_s" ] ||
+			[ $(((now - t0) / 1000000000)) -ge "$test_timeout" ]; then
+			echo "arm64: the VM timed out (boot $boot_timeout s, whole test $test_timeout s): stopped"
+			kill "$qpid"
+			break
+		fi
+	done
+	wait "$qpid" || true
+	rc=$(tr -d '\r' <"$log" | sed -n 's/^@@ARM64-EXIT rc=\([0-9]*\)@@$/\1/p' | tail -n 1)
+}
+
+step_boot() {
+	local t0=$SECONDS log=$b/arm64-boot.log attempt boot_timeout=180 test_timeout=900
+	tree=$b/linux-arm64
+	find_kernel
+	[ -f "$tree/.uledsd-prepared" ] || step_kmod
+	download_deb "$b/debian-arm64-image" "linux-image-$krel:arm64=$hver"
+	img=$b/debian-arm64-image
+	[ -f "$img/boot/vmlinuz-$krel" ] || fail "linux-image-$krel has no /boot/vmlinuz-$krel"
+	download_deb "$b/busybox-arm64" "busybox-static:arm64"
+	ULEDS_KBUILD=$tree ULEDS_KMAKE_ARGS="${cross[*]}" \
+		bash "$src/tests/kernel/build-modules.sh" "$krel" "$b/arm64-modules" "$src" >"$b/arm64-modules.log" 2>&1 ||
+		{ cat "$b/arm64-modules.log"; fail "building uleds.ko and gpio-sim.ko for arm64"; }
+	[ "$(elf_machine "$b/arm64-modules/gpio-sim.ko")" = AArch64 ] || fail "gpio-sim.ko is not built for AArch64"
+	prepare_module_tree
+	build_guest_tests
+	[ -x "$b/daemon/uledsd" ] || step_daemon
+	make_initramfs
+	echo "arm64: prepared the boot (kernel, modules, initramfs, static tests) in $((SECONDS - t0)) s"
+	for attempt in 1 2; do
+		t0=$SECONDS
+		boot_once "$log"
+		[ -n "$boot_s" ] && break
+		echo "arm64: the guest never started its test (a boot failure under emulation; attempt $attempt):"
+		tail -n 30 "$log"
+	done
+	tr -d '\r' <"$log" | grep -a -E '^(ok|not ok|#) '
+	[ -n "$boot_s" ] || fail "infrastructure: the arm64 VM did not boot twice (log: $log)"
+	[ -n "$rc" ] || { tail -n 40 "$log"; fail "the arm64 guest died during the test (log: $log)"; }
+	[ "$rc" = 0 ] || fail "$rc check(s) failed in the arm64 VM (log: $log)"
+	ok "booted Debian's arm64 $krel under qemu-system-aarch64 (TCG) in $boot_s s; uleds ABI (aarch64 and armhf), torture, uledsd with gpio-sim pass ($((SECONDS - t0)) s in all)"
+}
+
 install_deps
 for step in "${steps[@]}"; do
 	case $step in
-	daemon | kmod) "step_$step" ;;
-	*) echo "tests/cross-arm64.sh: unknown step '$step' (daemon, kmod)" >&2; exit 2 ;;
+	daemon | kmod | boot) "step_$step" ;;
+	*) echo "tests/cross-arm64.sh: unknown step '$step' (daemon, kmod, boot)" >&2; exit 2 ;;
 	esac
 done

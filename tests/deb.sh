@@ -6,8 +6,12 @@
 # installs them with apt in a fresh Debian 12 chroot (debootstrap minbase + bookworm-backports)
 # to prove their dependencies resolve and their maintainer scripts work there.
 #
-# usage: tests/deb.sh BUILD_DIR [build|upgrade|dkms|chroot]...   (default: build chroot)
+# usage: tests/deb.sh BUILD_DIR [build|arm64|upgrade|dkms|chroot]...   (default: build chroot)
 #   build   BUILD_DIR/deb/release/*.deb (meson's version), checked by lintian
+#   arm64   BUILD_DIR/deb/arm64/*.deb: uledsd and uleds-dkms cross-built for arm64
+#           (dpkg-buildpackage -a arm64 -Ppkg.uledsd.nopanel; the :arm64 -dev packages from
+#           tests/cross-arm64.sh), checked by lintian; tests/cross-arm64.sh BUILD deb installs
+#           them on an emulated arm64 board
 #   upgrade BUILD_DIR/deb/upgrade/*.deb (VERSION+rebuild1), to try an upgrade by hand:
 #           apt install ./BUILD_DIR/deb/upgrade/uledsd_*.deb keeps every LED (re-execution)
 #   dkms    BUILD_DIR/deb/dkms/uleds-VERSION.dkms.tar.gz: the module source of the uleds-dkms
@@ -101,6 +105,37 @@ step_build() {
 	ok "lintian: no errors or warnings ($(grep -c '^I: ' "$lint" || true) info tags in $lint; overrides with their reasons in debian/*.lintian-overrides)"
 
 	rm -rf "$out/tree"
+}
+
+# The arm64 packages, cross-built. No panel: bookworm's libgtk-4-dev:arm64 cannot be installed
+# beside the amd64 one (tests/cross-arm64.sh says why).
+step_arm64() {
+	local t0=$SECONDS tree=$out/tree-arm64/uledsd-$version lint
+	dpkg --print-foreign-architectures | grep -qx arm64 ||
+		fail "arm64 is not a foreign architecture here: run tests/cross-arm64.sh BUILD daemon first"
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends dpkg-dev debhelper dh-dkms fakeroot lintian \
+		crossbuild-essential-arm64 libgpiod-dev:arm64/bookworm-backports >"$out/apt-arm64.log" 2>&1 ||
+		{ cat "$out/apt-arm64.log"; fail "installing the cross tools and libgpiod-dev:arm64 from bookworm-backports"; }
+	rm -rf "$out/tree-arm64"
+	copy_source "$tree"
+	apt-get -o DPkg::Lock::Timeout=600 build-dep -y -q -a arm64 -Ppkg.uledsd.nopanel "$tree" \
+		>"$out/build-dep-arm64.log" 2>&1 ||
+		{ cat "$out/build-dep-arm64.log"; fail "apt-get build-dep -a arm64 (debian/control's Build-Depends)"; }
+	build_in "$tree" "$out/arm64" "$out/build-arm64.log" -b -a arm64 -Ppkg.uledsd.nopanel
+	ls "$out/arm64/uledsd_${version}_arm64.deb" "$out/arm64/uleds-dkms_${version}_all.deb" >/dev/null ||
+		fail "no uledsd_${version}_arm64.deb or uleds-dkms_${version}_all.deb was built"
+	[ "$(dpkg-deb -f "$out/arm64/uledsd_${version}_arm64.deb" Architecture)" = arm64 ] ||
+		fail "uledsd_${version}_arm64.deb is not an arm64 package"
+	dpkg-deb --fsys-tarfile "$out/arm64/uledsd_${version}_arm64.deb" | tar -xOf - ./usr/sbin/uledsd >"$out/arm64/uledsd.bin"
+	file -b "$out/arm64/uledsd.bin" | grep -q 'ARM aarch64' ||
+		fail "the packaged /usr/sbin/uledsd is not an aarch64 program: $(file -b "$out/arm64/uledsd.bin")"
+	rm -f "$out/arm64/uledsd.bin"
+	ok "cross-built $(cd "$out/arm64" && echo *.deb) in $((SECONDS - t0)) s"
+	lint=$out/lintian-arm64.log
+	lintian --fail-on error,warning --display-info "$out/arm64"/*.changes >"$lint" 2>&1 ||
+		{ cat "$lint"; fail "lintian found errors or warnings in the arm64 packages (above)"; }
+	ok "lintian (arm64): no errors or warnings ($(grep -c '^I: ' "$lint" || true) info tags in $lint)"
+	rm -rf "$out/tree-arm64"
 }
 
 step_upgrade() {
@@ -233,9 +268,10 @@ mkdir -p "$out"
 for s in "${steps[@]}"; do
 	case $s in
 	build) step_build ;;
+	arm64) step_arm64 ;;
 	upgrade) step_upgrade ;;
 	dkms) step_dkms ;;
 	chroot) step_chroot ;;
-	*) echo "tests/deb.sh: unknown step $s (build, upgrade, dkms or chroot)" >&2; exit 2 ;;
+	*) echo "tests/deb.sh: unknown step $s (build, arm64, upgrade, dkms or chroot)" >&2; exit 2 ;;
 	esac
 done

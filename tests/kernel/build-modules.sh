@@ -11,13 +11,16 @@
 #   SRCROOT  the uledsd source tree; the module comes from SRCROOT/kmod
 # env: ULEDS_KMOD_SRC  build uleds.ko from this directory instead of SRCROOT/kmod
 #      LINUX_SOURCE_TARBALL  default /usr/src/linux-source-MAJOR.MINOR.tar.xz
+#      ULEDS_KBUILD  the kernel build tree (default /lib/modules/KVER/build)
+#      ULEDS_KMAKE_ARGS  more make arguments, e.g. "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
+#                    (tests/cross-arm64.sh builds the modules for its arm64 boot so)
 set -euo pipefail
 
 die() { echo "build-modules: $*" >&2; exit 1; }
 
 [ $# -eq 3 ] || die "usage: build-modules.sh KVER OUTDIR SRCROOT"
 kver=$1 outdir=$2 srcroot=$3
-kbuild=/lib/modules/$kver/build
+kbuild=${ULEDS_KBUILD:-/lib/modules/$kver/build}
 [ -d "$kbuild" ] || die "no kernel headers at $kbuild (install linux-headers-$kver)"
 
 kmod_src=${ULEDS_KMOD_SRC:-$srcroot/kmod}
@@ -44,7 +47,8 @@ up_to_date() {
 	[ -z "$(find "$@" -newer "$out" -print -quit)" ]
 }
 
-mkflags=(-C "$kbuild" -j"$(nproc)")
+read -r -a kmake_args <<<"${ULEDS_KMAKE_ARGS:-}"
+mkflags=(-C "$kbuild" -j"$(nproc)" "${kmake_args[@]}")
 
 # fresh_src NAME: an empty $outdir/NAME-src, in $src.
 fresh_src() {
