@@ -4,7 +4,7 @@
 # on an amd64 Debian 12 machine. Installs what it needs with apt (arm64 as a foreign
 # architecture), so it runs as root.
 #
-# usage: tests/cross-arm64.sh BUILD_DIR [daemon|kmod]...   (default: daemon kmod)
+# usage: tests/cross-arm64.sh BUILD_DIR [daemon|kmod|boot|deb]...   (default: daemon kmod boot)
 #   daemon  meson cross build in BUILD_DIR (cross/aarch64-linux-gnu.ini, the :arm64 -dev
 #           packages): uledsd, uledsctl, uledsd-generator checked to be aarch64 executables,
 #           then the unit suite run under qemu-user (the cross file's exe_wrapper). No panel:
@@ -18,6 +18,14 @@
 #           BUILD_DIR/kmod-arm64/uleds.ko: kmod/ built with W=1 (a warning fails), checked to
 #           be an aarch64 relocatable with the arm64 kernel's vermagic and the symbol CRCs
 #           of Debian's Module.symvers (so that kernel would load it).
+#   boot    (issue 32) Debian's arm64 kernel of that version booted under qemu-system-aarch64
+#           (virt, TCG) with an arm64 busybox initramfs (tests/arm64/init) and the host root
+#           over 9p: tests/arm64/guest-test.sh loads uleds.ko and gpio-sim.ko built for arm64,
+#           runs the ABI test from aarch64 and armhf programs, a torture run and uledsd with
+#           gpio-sim. About 45 s.
+#   deb     (issue 32; not in run-all.sh: it takes tens of minutes under emulation) the arm64
+#           packages (tests/deb.sh BUILD_DIR arm64) installed with apt in a Debian 12 arm64
+#           root booted in the same VM (tests/arm64/guest-deb.sh): DKMS, the module, uledsd.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -223,7 +231,7 @@ prepare_module_tree() {
 	rm -rf "$root"
 	mkdir -p "$mods"
 	cp "$full"/modules.builtin "$full"/modules.builtin.modinfo "$full"/modules.order "$mods/"
-	want=$( (echo 9pnet_virtio 9p configfs
+	want=$( (echo 9pnet_virtio 9p configfs virtio_blk ext4 virtio_net
 		find "$full/kernel/drivers/leds" -name '*.ko*' -printf '%f\n' | sed 's/\.ko.*//'
 		modinfo -F depends "$b/arm64-modules/uleds.ko" "$b/arm64-modules/gpio-sim.ko" | tr , '\n') |
 		tr ' ' '\n' | sed '/^$/d' | sort -u)
@@ -250,7 +258,8 @@ build_guest_tests() {
 	[ "$(elf_machine "$t/uleds-abi-armhf")" = ARM ] || fail "uleds-abi-armhf is not a 32-bit ARM program"
 }
 
-# The initramfs: arm64 busybox, tests/arm64/init, the 9p modules in load order.
+# The initramfs: arm64 busybox, tests/arm64/init, the 9p, virtio_blk, ext4 and virtio_net
+# modules in load order.
 make_initramfs() {
 	local d=$b/arm64-initramfs ko
 	rm -rf "$d"
@@ -258,7 +267,7 @@ make_initramfs() {
 	cp "$b/busybox-arm64/bin/busybox" "$d/bin/busybox"
 	cp "$src/tests/arm64/init" "$d/init"
 	chmod 755 "$d/init"
-	for ko in $(for m in 9pnet_virtio 9p; do modprobe -d "$b/arm64-root" -S "$krel" --show-depends $m; done |
+	for ko in $(for m in 9pnet_virtio 9p virtio_blk ext4 virtio_net; do modprobe -d "$b/arm64-root" -S "$krel" --show-depends $m; done |
 		awk '$1 == "insmod" && !seen[$2]++ { print $2 }'); do
 		cp "$ko" "$d/modules/"
 		basename "$ko" >>"$d/modules/order"
@@ -266,28 +275,30 @@ make_initramfs() {
 	(cd "$d" && find . | cpio -o -H newc --quiet) >"$b/arm64-initramfs.cpio"
 }
 
-# boot_once LOG: one boot; sets boot_s (to @@ARM64-START@@) and rc (the guest's, or empty).
+# boot_once LOG TIMEOUT APPEND QEMU_ARG...: one boot of the arm64 kernel with the initramfs,
+# APPEND after the common command line; stopped after TIMEOUT s (180 s to the test's start).
+# Sets boot_s (seconds to @@ARM64-START@@, empty if it never came) and rc (the guest's exit
+# status, empty if it never said).
 boot_once() {
-	local log=$1 qpid t0 now
+	local log=$1 timeout=$2 append=$3 qpid t0 now
+	shift 3
 	: >"$log"
 	qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -accel tcg \
 		-nodefaults -no-reboot -nographic -monitor none \
 		-kernel "$img/boot/vmlinuz-$krel" -initrd "$b/arm64-initramfs.cpio" \
-		-append "console=ttyAMA0 panic=-1 quiet loglevel=3 rdinit=/init uledsd.src=$src uledsd.build=$b" \
-		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+		-append "console=ttyAMA0 panic=-1 quiet loglevel=3 rdinit=/init $append" "$@" \
 		-chardev "file,id=con,path=$log" -serial chardev:con </dev/null &
 	qpid=$!
 	t0=$(date +%s%N) boot_s= rc=
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 0.2
-		now=$(date +%s%N)
+		now=$(($(date +%s%N) - t0))
 		if [ -z "$boot_s" ] && grep -aq '^@@ARM64-START@@' "$log"; then
-			boot_s=$(((now - t0) / 100000000))
+			boot_s=$((now / 100000000))
 			boot_s=$((boot_s / 10)).$((boot_s % 10))
 		fi
-		if [ $(((now - t0) / 1000000000)) -ge "$boot_timeout" ] && [ -z "$boot_s" ] ||
-			[ $(((now - t0) / 1000000000)) -ge "$test_timeout" ]; then
-			echo "arm64: the VM timed out (boot $boot_timeout s, whole test $test_timeout s): stopped"
+		if { [ -z "$boot_s" ] && [ $((now / 1000000000)) -ge 180 ]; } || [ $((now / 1000000000)) -ge "$timeout" ]; then
+			echo "arm64: the VM timed out (180 s to boot, $timeout s in all): stopped"
 			kill "$qpid"
 			break
 		fi
@@ -296,8 +307,26 @@ boot_once() {
 	rc=$(tr -d '\r' <"$log" | sed -n 's/^@@ARM64-EXIT rc=\([0-9]*\)@@$/\1/p' | tail -n 1)
 }
 
-step_boot() {
-	local t0=$SECONDS log=$b/arm64-boot.log attempt boot_timeout=180 test_timeout=900
+# run_vm LOG TIMEOUT WHAT APPEND QEMU_ARG...: boot_once, and once more when the guest never
+# started (a boot failure under emulation is the infrastructure's, not a pass). The guest's
+# TAP lines are printed; fails unless the guest ran and reported 0 failures.
+run_vm() {
+	local log=$1 timeout=$2 what=$3 attempt
+	shift 2
+	for attempt in 1 2; do
+		boot_once "$log" "$timeout" "${@:2}"
+		[ -n "$boot_s" ] && break
+		echo "arm64: the guest never started its test (a boot failure under emulation; attempt $attempt):"
+		tail -n 30 "$log"
+	done
+	tr -d '\r' <"$log" | grep -a -E '^(ok|not ok|#) '
+	[ -n "$boot_s" ] || fail "infrastructure: the arm64 VM did not boot twice ($what; log: $log)"
+	[ -n "$rc" ] || { tail -n 40 "$log"; fail "the arm64 guest died during $what (log: $log)"; }
+	[ "$rc" = 0 ] || fail "$rc check(s) failed in the arm64 VM ($what; log: $log)"
+}
+
+# The kernel, its modules for the guest and the initramfs (cached downloads).
+prepare_vm() {
 	tree=$b/linux-arm64
 	find_kernel
 	[ -f "$tree/.uledsd-prepared" ] || step_kmod
@@ -310,28 +339,76 @@ step_boot() {
 		{ cat "$b/arm64-modules.log"; fail "building uleds.ko and gpio-sim.ko for arm64"; }
 	[ "$(elf_machine "$b/arm64-modules/gpio-sim.ko")" = AArch64 ] || fail "gpio-sim.ko is not built for AArch64"
 	prepare_module_tree
+	make_initramfs
+}
+
+step_boot() {
+	local t0=$SECONDS
+	prepare_vm
 	build_guest_tests
 	[ -x "$b/daemon/uledsd" ] || step_daemon
-	make_initramfs
 	echo "arm64: prepared the boot (kernel, modules, initramfs, static tests) in $((SECONDS - t0)) s"
-	for attempt in 1 2; do
-		t0=$SECONDS
-		boot_once "$log"
-		[ -n "$boot_s" ] && break
-		echo "arm64: the guest never started its test (a boot failure under emulation; attempt $attempt):"
-		tail -n 30 "$log"
-	done
-	tr -d '\r' <"$log" | grep -a -E '^(ok|not ok|#) '
-	[ -n "$boot_s" ] || fail "infrastructure: the arm64 VM did not boot twice (log: $log)"
-	[ -n "$rc" ] || { tail -n 40 "$log"; fail "the arm64 guest died during the test (log: $log)"; }
-	[ "$rc" = 0 ] || fail "$rc check(s) failed in the arm64 VM (log: $log)"
+	t0=$SECONDS
+	run_vm "$b/arm64-boot.log" 900 "the boot test" "uledsd.src=$src uledsd.build=$b" \
+		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	ok "booted Debian's arm64 $krel under qemu-system-aarch64 (TCG) in $boot_s s; uleds ABI (aarch64 and armhf), torture, uledsd with gpio-sim pass ($((SECONDS - t0)) s in all)"
+}
+
+# The arm64 packages on an emulated board: tests/deb.sh BUILD arm64 builds them; a Debian 12
+# arm64 root (minbase) made by debootstrap --foreign here (it only downloads and unpacks: the
+# host has no binfmt_misc for a qemu-user chroot) on an ext4 image, with apt's sources of
+# this system plus bookworm-backports; the VM boots into it, with qemu's user network for apt,
+# and runs tests/arm64/guest-deb.sh (second stage, apt install of the packages, DKMS, checks).
+step_deb() {
+	local t0=$SECONDS root=$b/arm64-debroot uris mirror cvu
+	bash "$src/tests/deb.sh" "$b" arm64 || fail "the arm64 packages (tests/deb.sh $b arm64)"
+	prepare_vm
+	# shellcheck source=tests/lib-apt.sh
+	. "$src/tests/lib-apt.sh"
+	uris=$(bookworm_uris) || fail "found no Debian bookworm entry in /etc/apt/sources.list{,.d}"
+	mirror=${uris%% *}
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends debootstrap e2fsprogs \
+		>"$b/apt-debootstrap.log" 2>&1 || { cat "$b/apt-debootstrap.log"; fail "installing debootstrap"; }
+	rm -rf "$root"
+	debootstrap --foreign --arch=arm64 --variant=minbase bookworm "$root" "$mirror" \
+		>"$b/arm64-debootstrap.log" 2>&1 ||
+		{ tail -n 30 "$b/arm64-debootstrap.log"; fail "debootstrap --foreign --arch=arm64 bookworm (log: $b/arm64-debootstrap.log)"; }
+	# In a container debootstrap makes /proc a symlink to the host's: the guest mounts its own.
+	[ -L "$root/proc" ] && rm "$root/proc"
+	mkdir -p "$root/debs" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/run"
+	cp "$b/deb/arm64"/*.deb "$root/debs/"
+	install -m 755 "$src/tests/arm64/guest-deb.sh" "$root/uledsd-arm64-deb.sh"
+	mkdir -p "$root/uledsd-test"
+	install -m 755 "$b/busybox-arm64/bin/busybox" "$root/uledsd-test/busybox" # ip: no iproute2 in minbase
+	# The mirror's addresses as this machine resolves them (its resolver may not answer qemu's).
+	for h in $(printf '%s\n' $uris | sed -n 's|^[a-z]*://\([^/:]*\).*|\1|p' | sort -u); do
+		getent ahostsv4 "$h" | awk -v h="$h" '$2 == "STREAM" { print $1, h; exit }'
+	done >>"$root/etc/hosts"
+	rm -f "$root/etc/apt/sources.list"
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uris" >"$root/etc/apt/sources.list.d/debian.sources"
+	# The host's apt may accept expired Release files (a snapshot mirror): so does the board's.
+	cvu=$(apt-config dump Acquire::Check-Valid-Until | sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";$/\1/p')
+	[ -z "$cvu" ] || echo "Acquire::Check-Valid-Until \"$cvu\";" >"$root/etc/apt/apt.conf.d/50uledsd-test"
+	# An ext4 disk, not a 9p share: the second stage makes device nodes and checks that they
+	# work, which qemu's 9p server refuses.
+	rm -f "$b/arm64-debroot.img"
+	mke2fs -q -t ext4 -L uledsd-arm64 -d "$root" "$b/arm64-debroot.img" 4G >/dev/null ||
+		fail "mke2fs -d of the arm64 root"
+	echo "arm64: prepared the arm64 root (debootstrap's first stage, $(du -sm "$root" | cut -f1) MB, on an ext4 image) in $((SECONDS - t0)) s"
+	rm -rf "$root"
+	t0=$SECONDS
+	run_vm "$b/arm64-deb.log" 2400 "the package test" "uledsd.mode=deb" \
+		-drive "file=$b/arm64-debroot.img,format=raw,if=virtio,cache=unsafe" \
+		-netdev user,id=net0 -device virtio-net-pci,netdev=net0
+	ok "installed uledsd_arm64 and uleds-dkms with apt on an emulated arm64 board: DKMS built uleds for $krel there, the module loads, uledsd runs ($((SECONDS - t0)) s in the VM)"
+	rm -f "$b/arm64-debroot.img"
 }
 
 install_deps
 for step in "${steps[@]}"; do
 	case $step in
-	daemon | kmod | boot) "step_$step" ;;
-	*) echo "tests/cross-arm64.sh: unknown step '$step' (daemon, kmod, boot)" >&2; exit 2 ;;
+	daemon | kmod | boot | deb) "step_$step" ;;
+	*) echo "tests/cross-arm64.sh: unknown step '$step' (daemon, kmod, boot, deb)" >&2; exit 2 ;;
 	esac
 done
