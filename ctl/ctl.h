@@ -147,6 +147,12 @@ int cmd_get(struct ctl *c, char **args, size_t n);
 int cmd_set(struct ctl *c, char **args, size_t n);
 int cmd_color(struct ctl *c, char **args, size_t n);
 int cmd_trigger(struct ctl *c, char **args, size_t n);
+/* effects.c: blink, heartbeat, pattern (trigger underneath); check_* before the bus opens */
+int check_blink(struct ctl *c, char **args, size_t n);
+int check_pattern(struct ctl *c, char **args, size_t n);
+int cmd_blink(struct ctl *c, char **args, size_t n);
+int cmd_heartbeat(struct ctl *c, char **args, size_t n);
+int cmd_pattern(struct ctl *c, char **args, size_t n);
 int cmd_reload(struct ctl *c, char **args, size_t n);
 
 /* create.c */

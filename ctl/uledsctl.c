@@ -13,6 +13,8 @@ struct command {
 	int (*run)(struct ctl *c, char **args, size_t n);
 	const char *usage;
 	const char *help;
+	/* the arguments, checked before the bus is opened (NULL: nothing to check) */
+	int (*check)(struct ctl *c, char **args, size_t n);
 };
 
 #define ANY SIZE_MAX
@@ -38,12 +40,12 @@ static const struct command commands[] = {
     {"list", 0, 0, true, true, cmd_list, "list [--json] [--no-pager]",
      "One line an LED: name, brightness/max, trigger, backends (a failing one with\n"
      "its state). With --json, an array of objects with name, path, brightness,\n"
-     "max_brightness, trigger, backends (name, ok, state) and transient.\n"},
+     "max_brightness, trigger, backends (name, ok, state) and transient.\n", NULL},
     {"status", 0, ANY, true, true, cmd_status, "status [NAME...] [--json] [--no-pager]",
      "uledsd's version, its LED count and the errors of its last (re)load, then the\n"
-     "named LEDs (all without names) in detail.\n"},
+     "named LEDs (all without names) in detail.\n", NULL},
     {"get", 1, 1, false, false, cmd_get, "get NAME",
-     "Prints the brightness of LED NAME, a number alone (for scripts).\n"},
+     "Prints the brightness of LED NAME, a number alone (for scripts).\n", NULL},
     {"set", 2, 2, false, false, cmd_set, "set NAME VALUE",
      "Sets the brightness of LED NAME, or of every LED a glob matches ('board:*').\n"
      "VALUE is a number from 0 to its max_brightness, on (max_brightness), off (0), a\n"
@@ -51,24 +53,40 @@ static const struct command commands[] = {
      "current brightness: +10, -1, +10%, -25% (kept within 0 and max_brightness; the\n"
      "new value is printed, -q not). Like a write to its sysfs brightness file, 0 also\n"
      "stops a running trigger. Needs root, the group\n"
-     "uledsd or polkit's consent (uledsctl(1)).\n"},
+     "uledsd or polkit's consent (uledsctl(1)).\n", NULL},
     {"color", 1, 9, false, false, cmd_color, "color NAME [VALUE...]",
      "Without VALUEs: the colour channels of multicolour LED NAME and their\n"
      "intensities, \"red 255\" a line. With one VALUE per channel, in that order: sets\n"
      "the intensities (multi_intensity in sysfs), each a number from 0 to its\n"
      "max_brightness, on, off or a percentage. The light of a channel is brightness x\n"
      "intensity / max_brightness: set the brightness too. Needs root, the group uledsd\n"
-     "or polkit's consent.\n"},
+     "or polkit's consent.\n", NULL},
     {"trigger", 1, ANY, false, false, cmd_trigger, "trigger NAME [TRIGGER] [ATTR=VALUE...]",
      "Without TRIGGER: the triggers LED NAME can use, the selected one marked with *.\n"
      "With TRIGGER: selects it (none for none), then writes the ATTR=VALUE pairs\n"
      "to the trigger's attributes in order, e.g. timer delay_on=100 delay_off=900.\n"
      "ATTR=VALUE without TRIGGER changes the selected trigger's attributes. Needs\n"
-     "root, the group uledsd or polkit's consent.\n"},
+     "root, the group uledsd or polkit's consent.\n", NULL},
+    {"blink", 2, 3, false, false, cmd_blink, "blink NAME ON_MS [OFF_MS]",
+     "Blinks LED NAME: the kernel's timer trigger, ON_MS lit and OFF_MS dark (OFF_MS\n"
+     "defaults to ON_MS), 'trigger NAME timer delay_on=ON_MS delay_off=OFF_MS' in\n"
+     "short. 'uledsctl set NAME off' stops it. Needs root, the group uledsd or polkit's\n"
+     "consent.\n", check_blink},
+    {"heartbeat", 1, 1, false, false, cmd_heartbeat, "heartbeat NAME",
+     "LED NAME beats with the system load: the kernel's heartbeat trigger.\n"
+     "'uledsctl set NAME off' stops it. Needs root, the group uledsd or polkit's\n"
+     "consent.\n", NULL},
+    {"pattern", 3, ANY, false, false, cmd_pattern, "pattern NAME BRIGHTNESS MS [BRIGHTNESS MS...]",
+     "Runs a brightness pattern on LED NAME, over and over: the kernel's pattern\n"
+     "trigger (ledtrig-pattern). Each step goes linearly from its BRIGHTNESS to the\n"
+     "next step's over MS milliseconds; two equal steps in a row hold. E.g.\n"
+     "'0 500 255 500' fades up and down once a second, '255 100 255 0 0 900 0 0'\n"
+     "flashes. 'uledsctl set NAME off' stops it. Needs root, the group uledsd or\n"
+     "polkit's consent.\n", check_pattern},
     {"monitor", 0, ANY, false, false, cmd_monitor, "monitor [NAME...]",
      "Prints a line for each change of brightness or backend state, for LEDs that come\n"
      "and go, and for uledsd leaving and coming back (it waits for it). On a terminal, a\n"
-     "row of lamps under the lines shows every LED in its colour. Ctrl-C ends it.\n"},
+     "row of lamps under the lines shows every LED in its colour. Ctrl-C ends it.\n", NULL},
     {"create", 1, ANY, false, false, cmd_create,
      "create NAME [--max N] [--trigger T [ATTR=VALUE...]] [--backend B...] [KEY=VALUE...] "
      "[--keep]",
@@ -77,21 +95,21 @@ static const struct command commands[] = {
      "attribute of the trigger (delay_on=100). Without --backend or backends=, the LED\n"
      "gets the dbus backend. Without --keep it lives as long as this command, which\n"
      "monitors it until Ctrl-C; with --keep it stays until 'uledsctl remove' or uledsd\n"
-     "stops. Needs root, the group uledsd or polkit's consent.\n"},
+     "stops. Needs root, the group uledsd or polkit's consent.\n", NULL},
     {"remove", 1, 1, false, false, cmd_remove, "remove NAME",
      "Removes a transient LED (one made by create). Needs root, the group uledsd or\n"
-     "polkit's consent.\n"},
+     "polkit's consent.\n", NULL},
     {"record", 1, ANY, false, false, cmd_record,
      "record NAME... [--duration S | --count N] [--format text|csv|json|vcd] [--svg FILE]",
      "Records every transition of the named LEDs with the kernel's timestamps: a line each\n"
      "(seconds since the start, LED, value, time since its previous transition), then a\n"
      "summary per LED (transitions, on/off time min/median/max, period, duty cycle, lost).\n"
      "Ends after --duration seconds, --count transitions, or Ctrl-C. --format vcd writes a\n"
-     "value change dump for PulseView or GTKWave, --svg FILE a waveform for a browser.\n"},
+     "value change dump for PulseView or GTKWave, --svg FILE a waveform for a browser.\n", NULL},
     {"reload", 0, 0, false, false, cmd_reload, "reload",
      "Makes uledsd re-read its configuration and apply what changed, and prints the\n"
      "errors it found, one a line. Exit status 1 when there are any. Needs root, the\n"
-     "group uledsd or polkit's consent.\n"},
+     "group uledsd or polkit's consent.\n", NULL},
 };
 
 /* What a value's leading '-' becomes while getopt runs (a byte no option starts with). */
@@ -239,7 +257,7 @@ static int parse_options(struct ctl *c, int argc, char *argv[], bool *help)
 }
 
 /* The command's argument count, and options given to a command they are not for. */
-static int check_command(struct ctl *c, const struct command *cmd, size_t n)
+static int check_command(struct ctl *c, const struct command *cmd, char **args, size_t n)
 {
 	if (n < cmd->min_args || n > cmd->max_args) {
 		fprintf(stderr, "uledsctl: %s arguments. Usage: uledsctl %s\n",
@@ -260,6 +278,12 @@ static int check_command(struct ctl *c, const struct command *cmd, size_t n)
 				   "'%s'.",
 				   cmd->name);
 	c->command = cmd->name;
+	if (cmd->check) {
+		int r = cmd->check(c, args, n);
+
+		if (r != CTL_EXIT_OK)
+			return r;
+	}
 	if (streq(cmd->name, "record")) {
 		int r = record_check_args(c);
 
@@ -306,7 +330,7 @@ int main(int argc, char *argv[])
 	if (!cmd)
 		return usage_error("%s", "Missing command.");
 	n = (size_t)(argc - optind);
-	r = check_command(&c, cmd, n);
+	r = check_command(&c, cmd, argv + optind, n);
 	if (r != CTL_CONTINUE)
 		return r;
 	if (c.address ? asprintf(&c.bus_desc, "bus at %s", c.address) < 0

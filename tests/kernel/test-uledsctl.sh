@@ -95,7 +95,7 @@ one_line "usage"
 expect 0 "--version" --version
 assert_true "--version prints the version ($out)" grep -Eq '^uledsctl [0-9]+\.[0-9]+' <<<"$out"
 expect 0 "--help" --help
-for cmd in list status get set trigger monitor create remove reload; do
+for cmd in list status get set trigger blink heartbeat pattern monitor create remove reload; do
 	expect 0 "$cmd --help" "$cmd" --help
 	assert_true "$cmd --help shows its usage" grep -q "^uledsctl $cmd" <<<"$out"
 done
@@ -244,6 +244,30 @@ assert_true "SetTriggerAttributes with '..': InvalidArgs" sh -c \
 assert_true "SetTriggerAttributes as nobody: refused" sh -c \
 	"! setpriv --reuid=65534 --regid=65534 --clear-groups busctl --system call io.uledsd1 /io/uledsd1/led/ctltest_3agreen_3asig io.uledsd1.LED SetTriggerAttributes 'a(ss)' 1 delay_on 5"
 assert_eq 70 "$(cat "$L/ctltest:green:sig/delay_on")" "nobody's attribute changed nothing"
+
+# --- blink, heartbeat, pattern (issue 31): the triggers by name ----------------------------
+expect 0 "blink NAME ON_MS OFF_MS" blink ctltest:green:sig 40 160
+assert_eq "timer 40 160" "$(trigger_of ctltest:green:sig) $(cat "$L/ctltest:green:sig/delay_on") $(cat "$L/ctltest:green:sig/delay_off")" \
+	"blink: the timer trigger with those delays"
+expect 0 "blink NAME ON_MS" blink ctltest:green:sig 300
+assert_eq "300 300" "$(cat "$L/ctltest:green:sig/delay_on") $(cat "$L/ctltest:green:sig/delay_off")" \
+	"blink without OFF_MS: as long off as on"
+expect 2 "blink with 0 ms" blink ctltest:green:sig 0
+assert_true "blink 0: says what a time is ($err)" grep -q "'0' is not a time: ON_MS and OFF_MS are milliseconds" <<<"$err"
+one_line "blink 0"
+expect 4 "blink of an LED that does not exist" blink ctltest:no:such 100
+expect 0 "heartbeat NAME" heartbeat ctltest:green:sig
+assert_eq heartbeat "$(trigger_of ctltest:green:sig)" "heartbeat: the heartbeat trigger"
+expect 0 "pattern NAME BRIGHTNESS MS..." pattern ctltest:green:sig 0 200 255 0 255 200
+assert_eq pattern "$(trigger_of ctltest:green:sig)" "pattern: the pattern trigger"
+assert_eq "0 200 255 0 255 200" "$(xargs <"$L/ctltest:green:sig/pattern")" "pattern: its steps reach sysfs"
+expect 2 "pattern with an odd number of words" pattern ctltest:green:sig 0 200 255
+assert_true "odd pattern: says pairs ($err)" grep -q "A pattern is pairs of BRIGHTNESS MS; 3 words given" <<<"$err"
+ctl_nobody blink ctltest:green:sig 100
+assert_eq 1 "$rc" "blink as nobody: exit 1"
+assert_eq pattern "$(trigger_of ctltest:green:sig)" "nobody's blink changed nothing"
+expect 0 "set off stops a pattern" set ctltest:green:sig off
+assert_eq none "$(trigger_of ctltest:green:sig)" "set off: no trigger left"
 expect 0 "back to none" trigger ctltest:green:sig none
 
 # --- monitor (into a file): the lines follow sysfs -----------------------------------------
