@@ -29,7 +29,7 @@
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: tests/cross-arm64.sh BUILD_DIR [daemon|kmod]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tests/cross-arm64.sh BUILD_DIR [daemon|kmod|boot|deb]..." >&2; exit 2; }
 mkdir -p "$1"
 b=$(cd "$1" && pwd)
 shift
@@ -398,7 +398,7 @@ step_deb() {
 	echo "arm64: prepared the arm64 root (debootstrap's first stage, $(du -sm "$root" | cut -f1) MB, on an ext4 image) in $((SECONDS - t0)) s"
 	rm -rf "$root"
 	t0=$SECONDS
-	run_vm "$b/arm64-deb.log" 2400 "the package test" "uledsd.mode=deb" \
+	run_vm "$b/arm64-deb.log" 3600 "the package test" "uledsd.mode=deb" \
 		-drive "file=$b/arm64-debroot.img,format=raw,if=virtio,cache=unsafe" \
 		-netdev user,id=net0 -device virtio-net-pci,netdev=net0
 	ok "installed uledsd_arm64 and uleds-dkms with apt on an emulated arm64 board: DKMS built uleds for $krel there, the module loads, uledsd runs ($((SECONDS - t0)) s in the VM)"

@@ -51,8 +51,14 @@ chmod 755 /usr/sbin/policy-rc.d
 
 # The VM boots its own initramfs: making one for the installed kernel took over 10 minutes
 # under emulation (the first run's timeout), so initramfs-tools makes none here.
+# That file is initramfs-tools' conffile: dpkg keeps this version (--force-confold below)
+# instead of asking on the console (the second run waited there until its timeout).
 mkdir -p /etc/initramfs-tools
 echo 'update_initramfs=no' >/etc/initramfs-tools/update-initramfs.conf
+# Emulated disks are slow: dpkg skips its fsyncs (the image is thrown away) and man-db
+# does not rebuild its index after every package.
+echo force-unsafe-io >/etc/dpkg/dpkg.cfg.d/uledsd-test-unsafe-io
+echo 'man-db man-db/auto-update boolean false' | debconf-set-selections
 
 # qemu's user network: 10.0.2.15, gateway 10.0.2.2, its DNS at 10.0.2.3.
 bb=/uledsd-test/busybox
@@ -70,8 +76,9 @@ fi
 # As README's board install says: the packages and the headers of the running kernel (the
 # metapackage would pick the newest 6.12, not the one this VM boots).
 t0=$(secs)
-if apt-get install -y -q --no-install-recommends /debs/uledsd_*_arm64.deb /debs/uleds-dkms_*_all.deb \
-	"linux-headers-$kver" >>/var/log/uledsd-apt.log 2>&1; then
+if apt-get install -y -q --no-install-recommends \
+	-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold /debs/uledsd_*_arm64.deb /debs/uleds-dkms_*_all.deb \
+	"linux-headers-$kver" >>/var/log/uledsd-apt.log 2>&1 </dev/null; then
 	ok "apt installs $(cd /debs && echo *.deb) and linux-headers-$kver ($(($(secs) - t0)) s, the DKMS build included)"
 else
 	not_ok "apt install of the packages"
