@@ -39,6 +39,10 @@ struct ctl {
 	bool no_pager;
 	bool no_legend; /* no header line, even on a terminal */
 	bool quiet;	/* set: no line with the new value of a relative change */
+	/* show's options: -p PROP[,PROP...] (may repeat; NULL: every property), --value */
+	char **show_props;
+	size_t n_show_props;
+	bool show_value;
 	bool tty;	/* stdout is a terminal: header, lamp row */
 	bool color;	/* and colours are wanted (not NO_COLOR, not TERM=dumb) */
 	/* create's options */
@@ -163,6 +167,9 @@ int cmd_remove(struct ctl *c, char **args, size_t n);
  * timeout_usec: the call's own timeout, 0 for sd-bus's default; longer on a terminal. */
 int ctl_call_interactive(struct ctl *c, sd_bus_message *m, uint64_t timeout_usec, sd_bus_error *e,
 			 sd_bus_message **reply);
+
+/* show.c */
+int cmd_show(struct ctl *c, char **args, size_t n);
 
 /* monitor.c */
 int cmd_monitor(struct ctl *c, char **args, size_t n);

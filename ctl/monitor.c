@@ -57,7 +57,7 @@ static void row_draw(struct monitor *m)
 	struct winsize ws = {0};
 	size_t cols = 80, used = 0;
 
-	if (!m->c->tty)
+	if (!m->c->tty || m->c->json)
 		return;
 	row_clear(m);
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
@@ -78,8 +78,35 @@ static void row_draw(struct monitor *m)
 	m->row = true;
 }
 
-/* "12:34:56.789 NAME what": the row makes way for the line and comes back under it. */
-_printf_(3, 4) static void say(struct monitor *m, const char *name, const char *fmt, ...)
+/* --json: one object a line, {"time", "event", "name", "led"}; "led" is the LED's state after
+ * the change as list --json gives it (none when it is gone, or for uledsd's own events). */
+static void say_json(const char *event, const char *name, const struct ctl_led *l,
+		     const struct timespec *ts, const struct tm *tm)
+{
+	struct json j = {.f = stdout};
+	char when[64], zone[8];
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", tm);
+	strftime(zone, sizeof(zone), "%z", tm); /* +0100 -> +01:00, as ISO 8601 writes it */
+	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ld%.3s:%s",
+		 ts->tv_nsec / 1000000, zone, zone + 3);
+	json_begin(&j, '{');
+	json_field_string(&j, "time", when);
+	json_field_string(&j, "event", event);
+	if (name)
+		json_field_string(&j, "name", name);
+	if (l) {
+		json_key(&j, "led");
+		json_led(&j, l);
+	}
+	json_end(&j, '}');
+}
+
+/* One event: EVENT ("brightness", "added", "uledsd-away"...) of LED NAME (NULL: uledsd's own),
+ * L its state after it, if it still has one. As text "12:34:56.789 NAME what" (the row makes
+ * way for the line and comes back under it), with --json an object (say_json). */
+_printf_(5, 6) static void say(struct monitor *m, const char *event, const char *name,
+			       const struct ctl_led *l, const char *fmt, ...)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -87,9 +114,13 @@ _printf_(3, 4) static void say(struct monitor *m, const char *name, const char *
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
+	if (m->c->json) {
+		say_json(event, name, l, &ts, &tm);
+		return;
+	}
 	row_clear(m);
 	printf("%s%02d:%02d:%02d.%03ld%s %s ", ctl_ansi(m->c, ANSI_DIM), tm.tm_hour, tm.tm_min,
-	       tm.tm_sec, ts.tv_nsec / 1000000, ctl_ansi(m->c, ANSI_RESET), name);
+	       tm.tm_sec, ts.tv_nsec / 1000000, ctl_ansi(m->c, ANSI_RESET), name ? name : "uledsd");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -119,7 +150,7 @@ static void say_led(struct monitor *m, const struct ctl_led *l, const char *verb
 {
 	_cleanup_free_ char *b = describe_backends(l), *color = ctl_color_text(l, " ", ", ");
 
-	say(m, l->name, "%s: brightness %u/%u%s%s, trigger %s, backends %s", verb, l->brightness,
+	say(m, verb, l->name, l, "%s: brightness %u/%u%s%s, trigger %s, backends %s", verb, l->brightness,
 	    l->max_brightness, color ? ", color " : "", color ? color : "",
 	    l->trigger ? l->trigger : "?", b ? b : "?");
 }
@@ -154,8 +185,8 @@ static void drop_leds(struct monitor *m)
 }
 
 /* uledsd (re)appeared: who owns the name, and every LED with its state, announced as HOW
- * ("is running", "is back"). Returns 1 when uledsd is there, 0 when not. */
-static int load(struct monitor *m, const char *how)
+ * ("is running", "is back"; EVENT with --json). Returns 1 when uledsd is there, 0 when not. */
+static int load(struct monitor *m, const char *how, const char *event)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
@@ -185,7 +216,7 @@ static int load(struct monitor *m, const char *how)
 		return 0;
 	}
 	/* The daemon first, then its LEDs: the lines read top-down like a status. */
-	say(m, "uledsd", "%s: %zu LED%s", how, n, n == 1 ? "" : "s");
+	say(m, event, NULL, NULL, "%s: %zu LED%s", how, n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++)
 		add_led(m, &leds[i], "present");
 	ctl_leds_free(leds, n);
@@ -210,10 +241,10 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 		drop_leds(m);
 		free(m->owner);
 		m->owner = NULL;
-		say(m, "uledsd", "went away; waiting for it to come back");
+		say(m, "uledsd-away", NULL, NULL, "went away; waiting for it to come back");
 	}
 	if (*new != '\0')
-		load(m, "is back");
+		load(m, "is back", "uledsd-back");
 	return 0;
 }
 
@@ -224,10 +255,10 @@ static void say_blink(struct monitor *m, const struct ctl_led *l, uint32_t on, u
 	if (l->blink_on_ms == on && l->blink_off_ms == off)
 		return;
 	if (l->blink_on_ms || l->blink_off_ms)
-		say(m, l->name, "blinking %u ms on, %u ms off at %u/%u", l->blink_on_ms,
+		say(m, "blink", l->name, l, "blinking %u ms on, %u ms off at %u/%u", l->blink_on_ms,
 		    l->blink_off_ms, l->brightness, l->max_brightness);
 	else
-		say(m, l->name, "blinking stopped");
+		say(m, "blink", l->name, l, "blinking stopped");
 }
 
 static int on_properties_changed(sd_bus_message *msg, void *userdata, sd_bus_error *e)
@@ -252,14 +283,14 @@ static int on_properties_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 	after = describe_backends(l);
 	color_after = ctl_color_text(l, " ", ", ");
 	if (l->trigger && !streq_ptr(trigger_before, l->trigger))
-		say(m, l->name, "trigger %s", l->trigger);
+		say(m, "trigger", l->name, l, "trigger %s", l->trigger);
 	if (l->brightness != old)
-		say(m, l->name, "brightness %u/%u", l->brightness, l->max_brightness);
+		say(m, "brightness", l->name, l, "brightness %u/%u", l->brightness, l->max_brightness);
 	say_blink(m, l, on, off);
 	if (color_after && (!color_before || !streq(color_before, color_after)))
-		say(m, l->name, "color %s", color_after);
+		say(m, "color", l->name, l, "color %s", color_after);
 	if (before && after && !streq(before, after))
-		say(m, l->name, "backends %s", after);
+		say(m, "backends", l->name, l, "backends %s", after);
 	return 0;
 }
 
@@ -291,7 +322,7 @@ static int on_interfaces_removed(sd_bus_message *msg, void *userdata, sd_bus_err
 	ctl_led_clear(l);
 	memmove(l, l + 1, (size_t)(m->leds + m->n_leds - (l + 1)) * sizeof(*l));
 	m->n_leds--;
-	say(m, name ? name : path, "removed");
+	say(m, "removed", name ? name : path, NULL, "removed");
 	return 0;
 }
 
@@ -323,7 +354,7 @@ static int on_poll_reply(sd_bus_message *reply, void *userdata, sd_bus_error *e)
 	    sd_bus_message_read(reply, "v", "u", &v) >= 0 && (l = find(m, p->path)) &&
 	    l->brightness != v) {
 		l->brightness = v;
-		say(m, l->name, "brightness %u/%u", l->brightness, l->max_brightness);
+		say(m, "brightness", l->name, l, "brightness %u/%u", l->brightness, l->max_brightness);
 	}
 	free(p);
 	return 0;
@@ -405,7 +436,7 @@ static void monitor_say_missing(struct monitor *m, char **args, size_t n)
 		for (size_t j = 0; j < m->n_leds; j++)
 			present = present || streq(m->leds[j].name, args[i]);
 		if (!present)
-			say(m, args[i], "is not there (yet); waiting for it to appear");
+			say(m, "missing", args[i], NULL, "is not there (yet); waiting for it to appear");
 	}
 }
 
@@ -433,8 +464,8 @@ int cmd_monitor(struct ctl *c, char **args, size_t n)
 		sd_event_unref(m.event);
 		return ctl_error(c, r, NULL, "Failed to watch uledsd");
 	}
-	if (load(&m, "is running") == 0)
-		say(&m, "uledsd", "is not running; waiting for it to start");
+	if (load(&m, "is running", "uledsd-running") == 0)
+		say(&m, "uledsd-not-running", NULL, NULL, "is not running; waiting for it to start");
 	monitor_say_missing(&m, args, n);
 	r = sd_event_loop(m.event);
 	row_clear(&m);

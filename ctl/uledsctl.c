@@ -34,6 +34,7 @@ enum {
 	ARG_COUNT,
 	ARG_FORMAT,
 	ARG_SVG,
+	ARG_VALUE,
 };
 
 static const struct command commands[] = {
@@ -44,6 +45,13 @@ static const struct command commands[] = {
     {"status", 0, ANY, true, true, cmd_status, "status [NAME...] [--json] [--no-pager]",
      "uledsd's version, its LED count and the errors of its last (re)load, then the\n"
      "named LEDs (all without names) in detail.\n", NULL},
+    {"show", 0, ANY, false, false, cmd_show, "show [NAME...] [-p PROPERTY[,...]] [--value]",
+     "The D-Bus properties of the named LEDs (of uledsd itself without a NAME), one\n"
+     "PROPERTY=VALUE a line, as 'systemctl show' prints a unit's: Brightness=255.\n"
+     "-p picks properties (-p Brightness,Trigger, or -p again), printed in that order;\n"
+     "--value prints the values alone (for scripts). Numbers are decimal, booleans\n"
+     "yes/no, a list's items are separated by spaces and a record's fields by ':'\n"
+     "(Color=red:255 green:0). uledsd-dbus(7) describes every property.\n", NULL},
     {"get", 1, 1, false, false, cmd_get, "get NAME",
      "Prints the brightness of LED NAME, a number alone (for scripts).\n", NULL},
     {"set", 2, 2, false, false, cmd_set, "set NAME VALUE",
@@ -83,10 +91,14 @@ static const struct command commands[] = {
      "'0 500 255 500' fades up and down once a second, '255 100 255 0 0 900 0 0'\n"
      "flashes. 'uledsctl set NAME off' stops it. Needs root, the group uledsd or\n"
      "polkit's consent.\n", check_pattern},
-    {"monitor", 0, ANY, false, false, cmd_monitor, "monitor [NAME...]",
-     "Prints a line for each change of brightness or backend state, for LEDs that come\n"
-     "and go, and for uledsd leaving and coming back (it waits for it). On a terminal, a\n"
-     "row of lamps under the lines shows every LED in its colour. Ctrl-C ends it.\n", NULL},
+    {"monitor", 0, ANY, true, false, cmd_monitor, "monitor [NAME...] [--json]",
+     "Prints a line for each change of brightness, trigger, blink, colour or backend\n"
+     "state, for LEDs that come and go, and for uledsd leaving and coming back (it waits\n"
+     "for it). On a terminal, a row of lamps under the lines shows every LED in its\n"
+     "colour. With --json, one object a line: time, event (brightness, trigger, blink,\n"
+     "color, backends, present, added, removed, missing, uledsd-running, uledsd-away,\n"
+     "uledsd-back, uledsd-not-running), name, and led (its state after the change, as\n"
+     "list --json gives it). Ctrl-C ends it.\n", NULL},
     {"create", 1, ANY, false, false, cmd_create,
      "create NAME [--max N] [--trigger T [ATTR=VALUE...]] [--backend B...] [KEY=VALUE...] "
      "[--keep]",
@@ -130,10 +142,12 @@ static void help_all(void)
 	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
 		printf("  %s\n", commands[i].usage);
 	printf("\nOptions:\n%s"
-	       "     --json            JSON output (list, status)\n"
+	       "     --json            JSON output (list, status, monitor)\n"
 	       "     --no-pager        do not pipe long output into a pager\n"
 	       "     --no-legend       no header line (list), even on a terminal\n"
 	       "  -q --quiet           set: no line with the value a step or toggle gave\n"
+	       "  -p --property PROP   show: this property only (may repeat, PROP,PROP...)\n"
+	       "     --value           show: the values alone, without PROPERTY=\n"
 	       "\nExit status: 0 done, 1 a failure the message says how to fix, 2 usage error,\n"
 	       "3 uledsd is not running, 4 no such LED. See uledsctl(1).\n",
 	       global_options);
@@ -170,6 +184,20 @@ static int create_option(struct ctl *c, int opt, const char *arg)
 	return 0;
 }
 
+/* -p may repeat and take a comma-separated list: one list of names in the end. */
+static int show_property(struct ctl *c, const char *arg)
+{
+	_cleanup_free_ char *copy = strdup(arg);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (strv_push(&c->show_props, &c->n_show_props, strdup(p)) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fputs("uledsctl: ", stderr);
@@ -187,6 +215,8 @@ static const struct option options[] = {
     {"no-pager", no_argument, NULL, ARG_NO_PAGER},
     {"no-legend", no_argument, NULL, ARG_NO_LEGEND},
     {"quiet", no_argument, NULL, 'q'},
+    {"property", required_argument, NULL, 'p'},
+    {"value", no_argument, NULL, ARG_VALUE},
     {"bus", required_argument, NULL, ARG_BUS},
     {"address", required_argument, NULL, ARG_ADDRESS},
     {"max", required_argument, NULL, ARG_MAX},
@@ -206,13 +236,20 @@ static int parse_options(struct ctl *c, int argc, char *argv[], bool *help)
 {
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hq", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, "hqp:", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'h':
 			*help = true;
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case 'p':
+			if (show_property(c, optarg) < 0)
+				return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
+			break;
+		case ARG_VALUE:
+			c->show_value = true;
 			break;
 		case ARG_NO_LEGEND:
 			c->no_legend = true;
@@ -268,7 +305,9 @@ static int check_command(struct ctl *c, const struct command *cmd, char **args, 
 		return usage_error("%s", "record writes JSON with --format json (one object a "
 					 "transition, then the summary), not --json.");
 	if (c->json && !cmd->json)
-		return usage_error("--json is for list and status, not '%s'.", cmd->name);
+		return usage_error("--json is for list, status and monitor, not '%s'.", cmd->name);
+	if ((c->show_props || c->show_value) && !streq(cmd->name, "show"))
+		return usage_error("-p/--property and --value are for show, not '%s'.", cmd->name);
 	if (c->create_options && !streq(cmd->name, "create"))
 		return usage_error(
 		    "--max, --trigger, --backend and --keep are for create, not '%s'.", cmd->name);
@@ -346,5 +385,6 @@ int main(int argc, char *argv[])
 	ctl_pager_close();
 	sd_bus_flush_close_unref(c.bus);
 	free(c.bus_desc);
+	strv_free(c.show_props);
 	return r;
 }

@@ -102,6 +102,28 @@ def main(root):
         if not re.search(r"\b" + name + r"\b", man_bus):
             problems.append(f"uledsd-dbus(7): {name} is not described")
 
+    # zsh and fish complete the same commands, options, backends and show's properties.
+    zsh = read(root, "ctl/_uledsctl")
+    fish = read(root, "ctl/uledsctl.fish")
+    properties = re.findall(r'SD_BUS_PROPERTY\("([A-Za-z]+)"', bus_src)
+    for c in commands:
+        if not re.search(r"^\t\t'" + c + ":", zsh, re.M):
+            problems.append(f"zsh completion: the command '{c}' is not completed")
+        if not re.search(r"-a " + c + r" -d ", fish):
+            problems.append(f"fish completion: the command '{c}' is not completed")
+    for o in options:
+        if not re.search(r"--" + o + r"\b", zsh):
+            problems.append(f"zsh completion: the option --{o} is not completed")
+        if not re.search(r"-l " + o + r"\b", fish):
+            problems.append(f"fish completion: the option --{o} is not completed")
+    for name, text in (("bash", completion), ("zsh", zsh), ("fish", fish)):
+        if " ".join(sorted(backends)) not in text:
+            problems.append(f"{name} completion: --backend does not offer "
+                            f"'{' '.join(sorted(backends))}'")
+        for prop in properties:
+            if not re.search(r"[ (\"]" + prop + r"[ )\"]", text):
+                problems.append(f"{name} completion: -p does not offer the property {prop}")
+
     for m in re.finditer(r"Needs root[^\"]*\"(?:\s*\"[^\"]*\")?", ctl):
         if "group" not in m.group(0):
             problems.append(f"ctl/uledsctl.c: '--help' says '{m.group(0)[:40]}...': "

@@ -75,6 +75,11 @@ mon=$!
 _lib_bg_pids+=("$mon")
 assert_true "monitor says uledsd is not running yet" \
 	wait_for 10 grep -q "uledsd is not running; waiting for it to start" "$work/mon"
+# monitor --json alongside: the same events, an object a line (checked after the text ones).
+"$ctl" monitor --json >"$work/mon.json" 2>"$work/mon-json.err" &
+_lib_bg_pids+=("$!")
+assert_true "monitor --json: uledsd-not-running first" \
+	wait_for 10 sh -c "head -n 1 '$work/mon.json' | jq -e '.event == \"uledsd-not-running\" and (has(\"name\") | not)'"
 
 bg_start "$uledsd" --bus system --config-dir "$conf" 2>"$work/log"
 uledsd_pid=$BG_PID
@@ -95,7 +100,9 @@ one_line "usage"
 expect 0 "--version" --version
 assert_true "--version prints the version ($out)" grep -Eq '^uledsctl [0-9]+\.[0-9]+' <<<"$out"
 expect 0 "--help" --help
-for cmd in list status get set trigger blink heartbeat pattern monitor create remove reload; do
+expect 2 "-p on list" list -p Brightness
+assert_true "-p on list: it is for show ($err)" grep -q -- "-p/--property and --value are for show, not 'list'" <<<"$err"
+for cmd in list status show get set trigger blink heartbeat pattern monitor create remove reload; do
 	expect 0 "$cmd --help" "$cmd" --help
 	assert_true "$cmd --help shows its usage" grep -q "^uledsctl $cmd" <<<"$out"
 done
@@ -270,6 +277,30 @@ expect 0 "set off stops a pattern" set ctltest:green:sig off
 assert_eq none "$(trigger_of ctltest:green:sig)" "set off: no trigger left"
 expect 0 "back to none" trigger ctltest:green:sig none
 
+# --- show: the D-Bus properties, as systemctl show prints them ------------------------------
+echo 9 >"$L/ctltest:green:sig/brightness"
+wait_for 5 sh -c "[ \"\$('$ctl' get ctltest:green:sig)\" = 9 ]"
+expect 0 "show NAME" show ctltest:green:sig
+for line in Name=ctltest:green:sig Brightness=9 MaxBrightness=255 Trigger=none Transient=no \
+	Blink=0:0 "Backends=dbus:yes:attached, at most 1000 signals/s log:yes:attached"; do
+	assert_true "show NAME: $line" grep -qxF "$line" <<<"$out"
+done
+assert_true "show NAME: AvailableTriggers, space-separated" grep -Eq '^AvailableTriggers=none( [a-z0-9-]+)+$' <<<"$out"
+expect 0 "show NAME -p A,B --value" show ctltest:green:sig -p MaxBrightness,Brightness --value
+assert_eq $'255\n9' "$out" "show -p MaxBrightness,Brightness --value: the values, in -p's order"
+expect 0 "show -p repeated" show ctltest:green:sig -p Brightness -p Trigger
+assert_eq $'Brightness=9\nTrigger=none' "$out" "show -p A -p B: both"
+expect 0 "show without NAME: uledsd's properties" show -p Version --value
+assert_true "show -p Version --value: the daemon's version ($out)" grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' <<<"$out"
+expect 0 "show two LEDs" show ctltest:green:sig ctltest:red:quiet -p Name
+assert_eq $'Name=ctltest:green:sig\n\nName=ctltest:red:quiet' "$out" "show NAME NAME: a blank line between them"
+expect 1 "show -p of a property that does not exist" show ctltest:green:sig -p brightness
+assert_true "show -p brightness: names it and says what lists them ($err)" \
+	grep -q "LED ctltest:green:sig has no property 'brightness'; 'uledsctl show ctltest:green:sig' lists them" <<<"$err"
+expect 4 "show of an LED that does not exist" show ctltest:no:such
+nobody "$ctl" show ctltest:red:quiet >/dev/null
+assert_eq 0 "$?" "anyone may show"
+
 # --- monitor (into a file): the lines follow sysfs -----------------------------------------
 assert_true "monitor: uledsd came up" grep -q "uledsd is back: 4 LEDs" "$work/mon"
 assert_true "monitor: uledsd's line comes before its LEDs' lines" \
@@ -297,6 +328,26 @@ assert_true "monitor: a backend's state change" \
 	wait_for 10 grep -q "ctltest:blue:late backends gpio: attached" "$work/mon"
 assert_true "monitor lines have a timestamp" grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} ctltest:green:sig brightness' "$work/mon"
 assert_true "monitor wrote nothing on stderr" test ! -s "$work/mon.err"
+# The same events from monitor --json: every line an object, with the LED's state after it.
+jev() { jq -c "select($1)" "$work/mon.json"; }
+assert_true "monitor --json: every line is one JSON object" jq -e -s 'length > 10 and all(type == "object")' "$work/mon.json"
+assert_true "monitor --json: uledsd-back, then present for each LED" \
+	jq -e -s '([.[].event] | index("uledsd-back")) < ([.[].event] | index("present"))' "$work/mon.json"
+assert_true "monitor --json: present carries the LED (list --json's fields)" \
+	test -n "$(jev '.event == "present" and .name == "ctltest:blue:late" and .led.max_brightness == 1 and .led.backends[0].ok == false')"
+assert_true "monitor --json: a brightness event with the new value" \
+	test -n "$(jev '.event == "brightness" and .name == "ctltest:green:sig" and .led.brightness == 7')"
+assert_true "monitor --json: a polled brightness" \
+	test -n "$(jev '.event == "brightness" and .name == "ctltest:red:quiet" and .led.brightness == 0')"
+assert_true "monitor --json: the trigger change" \
+	test -n "$(jev '.event == "trigger" and .led.trigger == "timer"')"
+assert_true "monitor --json: the offloaded blink" \
+	test -n "$(jev '.event == "blink" and .led.blink_on_ms == 500 and .led.blink_off_ms == 500')"
+assert_true "monitor --json: the backend's state change" \
+	test -n "$(jev '.event == "backends" and .name == "ctltest:blue:late" and .led.backends[0].ok')"
+assert_true "monitor --json: an ISO 8601 time with milliseconds and zone" \
+	jq -e -s 'all(.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}[+-][0-9]{2}:[0-9]{2}$"))' "$work/mon.json"
+assert_true "monitor --json wrote nothing on stderr" test ! -s "$work/mon-json.err"
 
 # monitor NAME: only that LED. Under script(1): a terminal, so the lamp row is drawn.
 "$ctl" monitor ctltest:red:quiet >"$work/mon-one" 2>&1 &
@@ -341,6 +392,8 @@ assert_eq 1 "$rc" "reload as nobody: exit 1"
 rm "$conf/20-more.conf"
 expect 0 "reload after fixing" reload
 assert_true "monitor: an LED removed by reload" wait_for 5 grep -q "ctltest:white:new removed" "$work/mon"
+assert_true "monitor --json: added and removed (no led once it is gone)" \
+	jq -e -s 'any(.event == "added" and .led.name == "ctltest:white:new") and any(.event == "removed" and .name == "ctltest:white:new" and (has("led") | not))' "$work/mon.json"
 
 # --- transient LEDs: create, remove, their owner, reload ---------------------------------------
 expect 0 "create --keep" create ctltest:white:kept --keep --max 1 --trigger timer delay_on=40 delay_off=60
