@@ -9,13 +9,22 @@
 #include "panel-window.h"
 
 static struct {
-	gboolean compact, kiosk, session, system, debug_geometry, version;
+	gboolean compact, kiosk, read_only, session, system, debug_geometry, version;
+	int lamp_size, columns;
 	char *address, *filter;
 } arg;
+
+#define LAMP_SIZE_MIN 16
+#define LAMP_SIZE_MAX 512
 
 static const GOptionEntry options[] = {
     {"compact", 'c', 0, G_OPTION_ARG_NONE, &arg.compact, "One row of small lamps", NULL},
     {"kiosk", 'k', 0, G_OPTION_ARG_NONE, &arg.kiosk, "Fullscreen, no decorations", NULL},
+    {"read-only", 'r', 0, G_OPTION_ARG_NONE, &arg.read_only,
+     "Show the LEDs, change nothing (no clicks, slider or trigger menu)", NULL},
+    {"lamp-size", 's', 0, G_OPTION_ARG_INT, &arg.lamp_size,
+     "Lamps of PIXELS (16-512; default 100, --compact 34, --kiosk 168)", "PIXELS"},
+    {"columns", 'n', 0, G_OPTION_ARG_INT, &arg.columns, "At most N lamps a row", "N"},
     {"filter", 'f', 0, G_OPTION_ARG_STRING, &arg.filter, "Show only LEDs matching GLOB", "GLOB"},
     {"system", 0, 0, G_OPTION_ARG_NONE, &arg.system, "Talk to uledsd on the system bus (default)",
      NULL},
@@ -36,6 +45,17 @@ static int handle_local_options(GApplication *app, GVariantDict *dict, gpointer 
 	if (arg.compact && arg.kiosk) {
 		fprintf(stderr,
 			"uledsd-panel: --compact and --kiosk exclude each other; pick one.\n");
+		return 2;
+	}
+	if (arg.lamp_size && (arg.lamp_size < LAMP_SIZE_MIN || arg.lamp_size > LAMP_SIZE_MAX)) {
+		fprintf(stderr, "uledsd-panel: --lamp-size takes %d to %d pixels, not %d.\n",
+			LAMP_SIZE_MIN, LAMP_SIZE_MAX, arg.lamp_size);
+		return 2;
+	}
+	if (arg.columns < 0 || (arg.columns && arg.compact)) {
+		fprintf(stderr, arg.compact ? "uledsd-panel: --compact is one row: --columns does "
+					      "not apply.\n"
+					    : "uledsd-panel: --columns takes a positive number.\n");
 		return 2;
 	}
 	if (arg.session + arg.system + (arg.address != NULL) > 1) {
@@ -61,15 +81,20 @@ static void startup(GApplication *app, gpointer user_data)
 static void activate(GApplication *app, gpointer user_data)
 {
 	g_autoptr(PanelClient) client = NULL;
-	enum panel_mode mode = arg.compact ? PANEL_MODE_COMPACT
-			       : arg.kiosk ? PANEL_MODE_KIOSK
-					   : PANEL_MODE_WINDOW;
+	struct panel_view view = {
+	    .mode = arg.compact ? PANEL_MODE_COMPACT
+		    : arg.kiosk ? PANEL_MODE_KIOSK
+				: PANEL_MODE_WINDOW,
+	    .read_only = arg.read_only,
+	    .lamp_size = arg.lamp_size,
+	    .columns = arg.columns,
+	};
 	PanelWindow *window;
 
 	client =
 	    panel_client_new(arg.session ? G_BUS_TYPE_SESSION : G_BUS_TYPE_SYSTEM, arg.address);
 	window =
-	    panel_window_new(GTK_APPLICATION(app), client, mode, arg.filter, arg.debug_geometry);
+	    panel_window_new(GTK_APPLICATION(app), client, &view, arg.filter, arg.debug_geometry);
 	panel_client_start(client);
 	gtk_window_present(GTK_WINDOW(window));
 }

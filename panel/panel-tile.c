@@ -15,9 +15,12 @@ struct _PanelTile {
 	PanelClient *client;
 	PanelLed *led;
 	enum panel_mode mode;
+	gboolean read_only;
 
 	PanelLamp *lamp;
 	GtkLabel *name_label;
+	GtkLabel *diag_label;
+	GtkLabel *trigger_label;
 	GtkMenuButton *trigger_button;
 	GtkPopover *trigger_popover;
 	GtkBox *trigger_box;
@@ -30,12 +33,15 @@ G_DEFINE_FINAL_TYPE(PanelTile, panel_tile, GTK_TYPE_WIDGET)
 
 static gboolean may_change(PanelTile *self)
 {
-	return panel_client_get_can_manage(self->client) && panel_led_get_online(self->led);
+	return !self->read_only && panel_client_get_can_manage(self->client) &&
+	       panel_led_get_online(self->led);
 }
 
 /* Why the controls are disabled, or NULL when they are not. */
 static const char *why_not(PanelTile *self)
 {
+	if (self->read_only)
+		return "This panel is read-only (--read-only).";
 	if (!panel_led_get_online(self->led))
 		return "uledsd is not running.";
 	if (!panel_client_get_can_manage(self->client))
@@ -69,6 +75,21 @@ static void update_tooltip(PanelTile *self)
 	gtk_widget_set_tooltip_markup(GTK_WIDGET(self->lamp), tip->str);
 	if (self->mode == PANEL_MODE_COMPACT) /* the lamp is all there is */
 		gtk_widget_set_tooltip_markup(GTK_WIDGET(self), tip->str);
+}
+
+/* The failing backends' lines of the LED ("✗ gpio: waiting for a chip..."), under the name
+ * where a touch screen shows them; hidden while every backend works, and in the compact row. */
+static void update_diagnostics(PanelTile *self)
+{
+	g_auto(GStrv) lines = g_strsplit(panel_led_get_backends_text(self->led), "\n", -1);
+	g_autoptr(GString) failing = g_string_new(NULL);
+
+	for (char **l = lines; *l; l++)
+		if (g_str_has_prefix(*l, "✗"))
+			g_string_append_printf(failing, "%s%s", failing->len ? "\n" : "", *l);
+	gtk_label_set_text(self->diag_label, failing->str);
+	gtk_widget_set_visible(GTK_WIDGET(self->diag_label),
+			       failing->len > 0 && self->mode != PANEL_MODE_COMPACT);
 }
 
 static void update_controls(PanelTile *self)
@@ -113,13 +134,16 @@ static void update_state(PanelTile *self)
 						 ? led_name_function(panel_led_get_name(led))
 						 : panel_led_get_name(led));
 	gtk_menu_button_set_label(self->trigger_button, panel_led_get_trigger(led));
+	gtk_label_set_text(self->trigger_label, panel_led_get_trigger(led));
+	update_diagnostics(self);
 
 	/* The slider follows uledsd; only the user's own moves become calls. */
 	g_signal_handler_block(self->adjustment, self->value_changed_id);
 	gtk_adjustment_configure(self->adjustment, b, 0, max, 1, MAX(max / 16, 1), 0);
 	g_signal_handler_unblock(self->adjustment, self->value_changed_id);
 	/* On/off LEDs have the click; a slider with two stops only adds noise. */
-	gtk_widget_set_visible(GTK_WIDGET(self->scale), self->mode == PANEL_MODE_WINDOW && max > 1);
+	gtk_widget_set_visible(GTK_WIDGET(self->scale),
+			       self->mode == PANEL_MODE_WINDOW && max > 1 && !self->read_only);
 	update_controls(self);
 }
 
@@ -221,6 +245,8 @@ static void panel_tile_class_init(PanelTileClass *klass)
 	gtk_widget_class_set_template_from_resource(widget_class, "/io/uledsd/Panel/panel-tile.ui");
 	gtk_widget_class_bind_template_child(widget_class, PanelTile, lamp);
 	gtk_widget_class_bind_template_child(widget_class, PanelTile, name_label);
+	gtk_widget_class_bind_template_child(widget_class, PanelTile, diag_label);
+	gtk_widget_class_bind_template_child(widget_class, PanelTile, trigger_label);
 	gtk_widget_class_bind_template_child(widget_class, PanelTile, trigger_button);
 	gtk_widget_class_bind_template_child(widget_class, PanelTile, trigger_popover);
 	gtk_widget_class_bind_template_child(widget_class, PanelTile, trigger_box);
@@ -243,8 +269,9 @@ static void panel_tile_init(PanelTile *self)
 	g_signal_connect(self->trigger_popover, "show", G_CALLBACK(trigger_menu_show), self);
 }
 
-GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mode)
+GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, const struct panel_view *view)
 {
+	enum panel_mode mode = view->mode;
 	PanelTile *self = g_object_new(PANEL_TYPE_TILE, NULL);
 	static const int lamp_size[] = {
 	    [PANEL_MODE_WINDOW] = 100, [PANEL_MODE_COMPACT] = 34, [PANEL_MODE_KIOSK] = 168};
@@ -255,10 +282,14 @@ GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mo
 	self->client = g_object_ref(client);
 	self->led = g_object_ref(led);
 	self->mode = mode;
-	panel_lamp_set_size(self->lamp, lamp_size[mode]);
+	self->read_only = view->read_only;
+	panel_lamp_set_size(self->lamp, view->lamp_size > 0 ? view->lamp_size : lamp_size[mode]);
 	gtk_widget_add_css_class(GTK_WIDGET(self), mode_class[mode]);
 	/* The compact row shows lamps and short names only. */
-	gtk_widget_set_visible(GTK_WIDGET(self->trigger_button), mode != PANEL_MODE_COMPACT);
+	gtk_widget_set_visible(GTK_WIDGET(self->trigger_button),
+			       mode != PANEL_MODE_COMPACT && !view->read_only);
+	gtk_widget_set_visible(GTK_WIDGET(self->trigger_label),
+			       mode != PANEL_MODE_COMPACT && view->read_only);
 	if (mode == PANEL_MODE_COMPACT) { /* short names, shown whole */
 		gtk_label_set_width_chars(self->name_label, 0);
 		gtk_label_set_ellipsize(self->name_label, PANGO_ELLIPSIZE_NONE);
@@ -280,6 +311,11 @@ GtkWidget *panel_tile_new(PanelClient *client, PanelLed *led, enum panel_mode mo
 PanelLed *panel_tile_get_led(PanelTile *self)
 {
 	return self->led;
+}
+
+gboolean panel_tile_get_diagnostics_shown(PanelTile *self)
+{
+	return gtk_widget_get_visible(GTK_WIDGET(self->diag_label));
 }
 
 PanelLamp *panel_tile_get_lamp(PanelTile *self)

@@ -10,7 +10,8 @@
 struct _PanelWindow {
 	GtkApplicationWindow parent_instance;
 	PanelClient *client;
-	enum panel_mode mode;
+	struct panel_view view;
+	enum panel_mode mode; /* view.mode */
 	char *glob; /* NULL: every LED */
 	GPatternSpec *pattern;
 
@@ -131,7 +132,7 @@ static GtkWidget *create_tile(gpointer item, gpointer user_data)
 {
 	PanelWindow *self = user_data;
 
-	return panel_tile_new(self->client, PANEL_LED(item), self->mode);
+	return panel_tile_new(self->client, PANEL_LED(item), &self->view);
 }
 
 /* --- --debug-geometry ---------------------------------------------------------------------- */
@@ -186,7 +187,8 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		g_string_append_printf(
 		    out,
 		    "lamp x=%d y=%d w=%d h=%d brightness=%u max=%u "
-		    "blink=%u/%u lit=%d triggers=%u trigger=%s online=%d ok=%d mixed=%s name=%s\n",
+		    "blink=%u/%u lit=%d triggers=%u trigger=%s online=%d ok=%d mixed=%s diag=%d "
+		    "name=%s\n",
 		    (int)(r.origin.x + tx), (int)(r.origin.y + ty), (int)r.size.width,
 		    (int)r.size.height, panel_led_get_brightness(led),
 		    panel_led_get_max_brightness(led), on_ms, off_ms,
@@ -194,15 +196,15 @@ static void after_paint(GdkFrameClock *clock, PanelWindow *self)
 		    triggers ? g_strv_length((char **)triggers) : 0,
 		    panel_led_get_trigger(led) ? panel_led_get_trigger(led) : "",
 		    panel_led_get_online(led), panel_led_get_backends_ok(led), mixed_hex,
-		    panel_led_get_name(led));
+		    panel_tile_get_diagnostics_shown(PANEL_TILE(tile)), panel_led_get_name(led));
 		n++;
 	}
 	g_autofree char *head =
-	    g_strdup_printf("geometry w=%d h=%d state=%s lamps=%u manage=%d\n",
+	    g_strdup_printf("geometry w=%d h=%d state=%s lamps=%u manage=%d ro=%d\n",
 			    gtk_widget_get_width(GTK_WIDGET(self)) + (int)(2 * tx),
 			    gtk_widget_get_height(GTK_WIDGET(self)) + (int)(2 * ty),
 			    state_name(panel_client_get_state(self->client)), n,
-			    panel_client_get_can_manage(self->client));
+			    panel_client_get_can_manage(self->client), self->view.read_only);
 	g_string_prepend(out, head);
 	if (g_strcmp0(out->str, self->last_geometry) == 0)
 		return;
@@ -348,14 +350,19 @@ static void set_up_kiosk(PanelWindow *self)
 	gtk_window_fullscreen(GTK_WINDOW(self));
 }
 
-PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum panel_mode mode,
-			      const char *filter, gboolean debug_geometry)
+PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client,
+			      const struct panel_view *view, const char *filter,
+			      gboolean debug_geometry)
 {
+	enum panel_mode mode = view->mode;
 	PanelWindow *self = g_object_new(PANEL_TYPE_WINDOW, "application", app, NULL);
 
 	self->client = g_object_ref(client);
+	self->view = *view;
 	self->mode = mode;
 	self->debug_geometry = debug_geometry;
+	if (view->columns > 0)
+		gtk_flow_box_set_max_children_per_line(self->flowbox, (guint)view->columns);
 	bind_leds(self, filter);
 	follow_client(self);
 	if (debug_geometry)

@@ -12,9 +12,11 @@ G_BEGIN_DECLS
 #define PANEL_TYPE_WINDOW (panel_window_get_type())
 G_DECLARE_FINAL_TYPE(PanelWindow, panel_window, PANEL, WINDOW, GtkApplicationWindow)
 
-/* FILTER: a glob on LED names (NULL: all). DEBUG_GEOMETRY: print where each lamp is drawn on
- * stdout after every frame that changed it (for tests). */
-PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client, enum panel_mode mode,
-			      const char *filter, gboolean debug_geometry);
+/* VIEW: mode, read-only, lamp size, columns. FILTER: a glob on LED names (NULL: all).
+ * DEBUG_GEOMETRY: print where each lamp is drawn on stdout after every frame that changed it
+ * (for tests). */
+PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client,
+			      const struct panel_view *view, const char *filter,
+			      gboolean debug_geometry);
 
 G_END_DECLS

@@ -121,6 +121,9 @@ assert_eq "panel::capslock panel:amber:disk panel:blue:wifi panel:green:status p
 assert_true "amber's brightness 110 is drawn" drawn brightness 110 panel:amber:disk
 assert_true "the waiting gpio backend marks its lamp (ok=0)" drawn ok 0 panel:white:gpio
 assert_true "working backends carry no mark (ok=1)" drawn ok 1 panel:red:power
+assert_true "the waiting gpio backend's state shows under its name, no hover needed (diag=1)" \
+	drawn diag 1 panel:white:gpio
+assert_true "no such line under a lamp whose backends work (diag=0)" drawn diag 0 panel:red:power
 n=$(wc -w <"$L/$RED/trigger")
 assert_true "the trigger menu has the kernel's $n triggers (AvailableTriggers)" drawn triggers "$n" $RED
 
@@ -276,6 +279,27 @@ assert_true "--compact: every lamp on the same row, inside the window" one_row
 h=$(field h)
 assert_true "--compact: the window is a strip (height $h < 120)" test "$h" -lt 120
 shot 09-compact
+
+# --- --read-only --lamp-size 60 --columns 3, as root: shown, not changed; rows of 3 ------------
+geo=$out/geometry-ro.log
+bg_start "$panel" --read-only --lamp-size 60 --columns 3 --debug-geometry >"$geo" 2>"$out/panel-ro-stderr.log"
+ro_pid=$BG_PID
+assert_true "--read-only draws 6 lamps" wait_for 90 drawn lamps 6 || { cat "$out/panel-ro-stderr.log"; exit 1; }
+read_only_as_root() { drawn ro 1 && drawn manage 1; }
+assert_true "--read-only says so (ro=1), though root may manage (manage=1)" wait_for 10 read_only_as_root
+last_block | sed 's/^/# /'
+assert_eq 60 "$(field w $RED)" "--lamp-size 60: the lamp is 60 pixels wide"
+assert_eq 60 "$(field h $RED)" "--lamp-size 60: and 60 high"
+rows=$(last_block | sed -n 's/^lamp .* y=\([0-9]*\) .*/\1/p' | sort -u | wc -l)
+per_row=$(last_block | sed -n 's/^lamp .* y=\([0-9]*\) .*/\1/p' | sort | uniq -c | awk '{ print $1 }' | sort -n | tail -n 1)
+assert_eq "2 3" "$rows $per_row" "--columns 3: 6 lamps in 2 rows of 3"
+assert_true "--read-only still shows the diagnostics (diag=1)" drawn diag 1 panel:white:gpio
+before=$(cat "$L/$RED/brightness")
+click_red
+_lib_sleep 2
+assert_eq "$before" "$(cat "$L/$RED/brightness")" "--read-only: root's click on a lamp changes nothing"
+shot 10-read-only
+kill "$ro_pid"
 
 # --- --kiosk on Wayland: weston's headless backend grants the fullscreen Xvfb cannot -----------
 # desktop-shell, not kiosk-shell: that one would make any window fullscreen, --kiosk or not.

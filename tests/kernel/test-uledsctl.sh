@@ -486,7 +486,7 @@ complete_words() { # WORDS...: what completing the last word offers
 }
 . "$src/ctl/uledsctl.bash-completion"
 PATH=$(dirname "$ctl"):$PATH
-assert_eq "set status" "$(complete_words uledsctl s | xargs -n1 | sort | xargs)" "completion: commands"
+assert_eq "set show status" "$(complete_words uledsctl s | xargs -n1 | sort | xargs)" "completion: commands"
 assert_eq "ctltest:green:sig" "$(complete_words uledsctl set ctltest:g)" "completion: LED names"
 assert_eq "on off" "$(complete_words uledsctl set ctltest:green:sig o)" "completion: values"
 assert_true "completion: triggers ($(complete_words uledsctl trigger ctltest:green:sig ''))" \
