@@ -240,7 +240,11 @@ EOT
 		"/usr/src/uleds-$version/dkms.conf" /usr/share/man/man8/uledsd.8.gz; do
 		[ -e "$root$p" ] || fail "$p is missing after install"
 	done
-	ok "the group uledsd exists, the unit is enabled, DKMS has uleds/$version, the programs run"
+	# The kiosk unit ships but takes tty1 only when asked to (systemctl enable --now).
+	[ -e "$root/lib/systemd/system/uledsd-panel-kiosk.service" ] || fail "uledsd-panel-kiosk.service is missing after install"
+	in_chroot systemctl is-enabled --quiet uledsd-panel-kiosk.service &&
+		fail "uledsd-panel-kiosk.service is enabled by the package: it must take tty1 only when asked"
+	ok "the group uledsd exists, the unit is enabled, DKMS has uleds/$version, the programs run, the kiosk unit is shipped and not enabled"
 
 	# Purge removes what uledsd keeps (as a running unit would have made it).
 	mkdir -p "$root/var/lib/uledsd"

@@ -102,6 +102,14 @@ assert_true "LED without dbus backend: Brightness says EmitsChangedSignal=false"
 	grep -q 'EmitsChangedSignal" value="false' <<<"$(brightness_xml "$xml_quiet")"
 assert_true "busctl shows no emits-change on that Brightness" \
 	grep -Eq '^\.Brightness +property +u +[0-9]+ +-$' <<<"$("${B[@]}" introspect io.uledsd1 "$quiet")"
+# The introspection XML installed for code generators (api/, /usr/share/dbus-1/interfaces)
+# is what uledsd serves: the Manager, and the LED in the form every LED has (no dbus backend).
+"${B[@]}" introspect --xml-interface io.uledsd1 /io/uledsd1 >"$work/manager.xml"
+printf '%s\n' "$xml_quiet" >"$work/led.xml"
+for f in Manager:manager LED:led; do
+	diff=$(python3 "$src/tests/kernel/introspection-diff.py" "$src/api/io.uledsd1.${f%%:*}.xml" "$work/${f#*:}.xml" 2>&1)
+	assert_eq 0 "$?" "api/io.uledsd1.${f%%:*}.xml matches uledsd's introspection ($(tr '\n' ';' <<<"$diff"))"
+done
 
 list=$("${B[@]}" call io.uledsd1 /io/uledsd1 io.uledsd1.Manager ListLEDs)
 assert_true "ListLEDs lists 3 LEDs with their paths" grep -q "^a(so) 3 .*\"dbustest:flood\" \"$flood\"" <<<"$list"
