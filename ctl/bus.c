@@ -92,8 +92,8 @@ int ctl_error(struct ctl *c, int r, const sd_bus_error *e, const char *fmt, ...)
 
 int ctl_led_path(struct ctl *c, const char *name, char **ret)
 {
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	const char *path;
 	int r;
 
@@ -112,8 +112,6 @@ int ctl_led_path(struct ctl *c, const char *name, char **ret)
 		r = ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
 	else
 		r = 0;
-	sd_bus_error_free(&e);
-	sd_bus_message_unref(reply);
 	return r;
 }
 
@@ -339,7 +337,7 @@ bool ctl_led_has_backend(const struct ctl_led *l, const char *name)
  * Returns -errno, with the bus error in *e; ctl_get_leds says what went wrong. */
 int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error *e)
 {
-	sd_bus_message *reply = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	struct ctl_led *leds = NULL;
 	size_t n = 0;
 	int r;
@@ -367,7 +365,6 @@ int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error
 		if (r >= 0)
 			r = sd_bus_message_exit_container(reply);
 	}
-	sd_bus_message_unref(reply);
 	if (r < 0) {
 		ctl_leds_free(leds, n);
 		return r;
@@ -380,20 +377,19 @@ int ctl_read_leds(sd_bus *bus, struct ctl_led **ret, size_t *ret_n, sd_bus_error
 
 int ctl_get_leds(struct ctl *c, struct ctl_led **ret, size_t *ret_n)
 {
-	sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
 	int r;
 
 	r = ctl_read_leds(c->bus, ret, ret_n, &e);
 	if (r < 0)
 		r = ctl_error(c, r, &e, "Failed to list the LEDs");
-	sd_bus_error_free(&e);
 	return r;
 }
 
 int ctl_call_led_method(struct ctl *c, const char *path, const char *method, sd_bus_error *e,
 			const char *types, ...)
 {
-	sd_bus_message *m = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 	va_list ap;
 	int r;
 
@@ -406,6 +402,5 @@ int ctl_call_led_method(struct ctl *c, const char *path, const char *method, sd_
 	}
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, 0, e, NULL);
-	sd_bus_message_unref(m);
 	return r;
 }

@@ -312,7 +312,7 @@ int cmd_get(struct ctl *c, char **args, size_t n)
 static int print_color(struct ctl *c, const char *name, const char *path)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	const char *color;
 	uint32_t v;
 	int r, n = 0;
@@ -326,7 +326,6 @@ static int print_color(struct ctl *c, const char *name, const char *path)
 		printf("%s %u\n", color, v);
 		n++;
 	}
-	sd_bus_message_unref(reply);
 	if (r < 0)
 		return ctl_fail(c, CTL_EXIT_FAILURE, "Failed to read the colour of '%s': %s.", name,
 				strerror(-r));
@@ -343,7 +342,7 @@ int cmd_color(struct ctl *c, char **args, size_t n)
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
 	_cleanup_free_ char *path = NULL;
 	uint32_t max, v[8];
-	sd_bus_message *m = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 	int r;
 
 	r = ctl_led_path(c, args[0], &path);
@@ -374,7 +373,6 @@ int cmd_color(struct ctl *c, char **args, size_t n)
 		r = sd_bus_message_append_array(m, 'u', v, (n - 1) * sizeof(uint32_t));
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, 0, &e, NULL);
-	sd_bus_message_unref(m);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to set the colour of '%s'", args[0]);
 	return CTL_EXIT_OK;
@@ -427,7 +425,7 @@ static int set_attributes(struct ctl *c, const char *name, const char *path, con
 			  char **attrs, size_t n)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 	int r;
 
 	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, path, ULEDSD_LED_IFACE,
@@ -445,7 +443,6 @@ static int set_attributes(struct ctl *c, const char *name, const char *path, con
 		r = sd_bus_message_close_container(m);
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, 0, &e, NULL);
-	sd_bus_message_unref(m);
 	if (r >= 0)
 		return CTL_EXIT_OK;
 	if (sd_bus_error_has_name(&e, SD_BUS_ERROR_UNKNOWN_METHOD))
@@ -499,7 +496,7 @@ int cmd_reload(struct ctl *c, char **args, size_t n)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
 	_cleanup_strv_free_ char **errors = NULL;
-	sd_bus_message *m = NULL, *reply = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
 	size_t n_errors = 0;
 	int r;
 
@@ -507,11 +504,9 @@ int cmd_reload(struct ctl *c, char **args, size_t n)
 					   ULEDSD_MANAGER_IFACE, "Reload");
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, RELOAD_TIMEOUT_USEC, &e, &reply);
-	sd_bus_message_unref(m);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Reload failed");
 	r = sd_bus_message_read_strv(reply, &errors);
-	sd_bus_message_unref(reply);
 	if (r < 0)
 		return ctl_error(c, r, NULL, "Unexpected answer to Reload");
 	/* The errors are the command's output (stdout, one a line); the verdict goes to stderr. */

@@ -75,7 +75,7 @@ static int check_words(struct ctl *c, char **args, size_t n)
 int cmd_create(struct ctl *c, char **args, size_t n)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL, *reply = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
 	char *names[] = {args[0]};
 	int r;
 
@@ -103,8 +103,6 @@ int cmd_create(struct ctl *c, char **args, size_t n)
 	}
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, 0, &e, &reply);
-	sd_bus_message_unref(m);
-	sd_bus_message_unref(reply);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to create LED '%s'", args[0]);
 	if (c->create_keep) {
@@ -120,7 +118,7 @@ int cmd_create(struct ctl *c, char **args, size_t n)
 int cmd_remove(struct ctl *c, char **args, size_t n)
 {
 	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 	int r;
 
 	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
@@ -129,7 +127,6 @@ int cmd_remove(struct ctl *c, char **args, size_t n)
 		r = sd_bus_message_append(m, "s", args[0]);
 	if (r >= 0)
 		r = ctl_call_interactive(c, m, 0, &e, NULL);
-	sd_bus_message_unref(m);
 	if (r < 0)
 		return ctl_error(c, r, &e, "Failed to remove LED '%s'", args[0]);
 	return CTL_EXIT_OK;

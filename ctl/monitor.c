@@ -188,8 +188,8 @@ static void drop_leds(struct monitor *m)
  * ("is running", "is back"; EVENT with --json). Returns 1 when uledsd is there, 0 when not. */
 static int load(struct monitor *m, const char *how, const char *event)
 {
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	struct ctl_led *leds = NULL;
 	const char *owner;
 	size_t n = 0;
@@ -203,7 +203,6 @@ static int load(struct monitor *m, const char *how, const char *event)
 			       ULEDSD_BUS_NAME);
 	if (r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0)
 		m->owner = strdup(owner);
-	sd_bus_message_unref(reply);
 	sd_bus_error_free(&e);
 	if (!m->owner)
 		return 0;

@@ -102,7 +102,7 @@ int record_check_args(struct ctl *c)
 static int record_open(struct ctl *c, char **names, size_t n, int *ret_fd)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
-	sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
 	int fd, r;
 
 	r = sd_bus_message_new_method_call(c->bus, &m, ULEDSD_BUS_NAME, ULEDSD_MANAGER_PATH,
@@ -117,11 +117,8 @@ static int record_open(struct ctl *c, char **names, size_t n, int *ret_fd)
 		r = sd_bus_call(c->bus, m, 0, &e, &reply);
 	if (r >= 0)
 		r = sd_bus_message_read(reply, "h", &fd);
-	if (r < 0) {
-		r = ctl_error(c, r, &e, "Failed to start recording");
-		sd_bus_error_free(&e);
-		return r;
-	}
+	if (r < 0)
+		return ctl_error(c, r, &e, "Failed to start recording");
 	*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	if (*ret_fd < 0)
 		return ctl_fail(c, CTL_EXIT_FAILURE, "Failed to keep the recording's pipe: %m.");

@@ -63,12 +63,16 @@ int manager_new(struct manager **ret)
 		return -ENOMEM;
 	/* What lies below the manager follows the LEDs: the fd store, the saved brightness,
 	 * the manager's own trigger retry. The daemon adds the bus and recordings (main.c). */
-	(void)manager_listen(
+	r = manager_listen(
 	    m, &(struct led_listener){.event = fdstore_on_led_event, .userdata = m->fdstore});
-	(void)manager_listen(m, &(struct led_listener){.event = state_on_led_event,
-						       .saved_brightness = state_saved_brightness,
-						       .userdata = &m->state_dir});
-	(void)manager_listen(m, &(struct led_listener){.event = on_led_event, .userdata = m});
+	if (r >= 0)
+		r = manager_listen(m, &(struct led_listener){.event = state_on_led_event,
+							     .saved_brightness = state_saved_brightness,
+							     .userdata = &m->state_dir});
+	if (r >= 0)
+		r = manager_listen(m, &(struct led_listener){.event = on_led_event, .userdata = m});
+	if (r < 0)
+		return r;
 	*ret = TAKE_PTR(m);
 	return 0;
 }

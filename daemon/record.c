@@ -160,15 +160,6 @@ static int on_reader_gone(sd_event_source *s _unused_, int fd _unused_, uint32_t
 	return 0;
 }
 
-unsigned record_count(const struct manager *m)
-{
-	unsigned n = 0;
-
-	for (const struct recorder *r = m->recorders; r; r = r->next)
-		n++;
-	return n;
-}
-
 /* The quotas of [uledsd] (root is held to none), then every name an LED. */
 static int record_check(struct manager *m, uid_t uid, char **names, size_t n, const char **ret_name)
 {

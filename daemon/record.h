@@ -21,6 +21,4 @@ int record_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const
 /* The listener (userdata: the manager): every record of an LED (from the kernel in event
  * mode, made up by the daemon otherwise) goes to the recordings that want it. */
 void record_on_led_event(struct led *l, const struct led_event *ev, void *userdata);
-/* The number of recordings running. */
-unsigned record_count(const struct manager *m);
 void record_stop_all(struct manager *m);
