@@ -371,7 +371,8 @@ PanelWindow *panel_window_new(GtkApplication *app, PanelClient *client,
 	switch (mode) {
 	case PANEL_MODE_WINDOW:
 		build_header(self, filter);
-		gtk_window_set_default_size(GTK_WINDOW(self), 860, 540);
+		/* Two rows of tiles with a diagnostics line, without scrolling. */
+		gtk_window_set_default_size(GTK_WINDOW(self), 860, 620);
 		break;
 	case PANEL_MODE_COMPACT:
 		set_up_compact(self);

@@ -259,6 +259,7 @@ geo=$out/geometry-compact.log
 chmod 755 "$out"
 bg_start setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp \
 	"$panel" --compact --debug-geometry >"$geo" 2>"$out/panel-compact-stderr.log"
+compact_pid=$BG_PID
 assert_true "--compact draws 6 lamps" wait_for 90 drawn lamps 6 || exit 1
 assert_true "a plain user's panel disables the controls (manage=0)" wait_for 10 drawn manage 0
 click_red
@@ -279,6 +280,8 @@ assert_true "--compact: every lamp on the same row, inside the window" one_row
 h=$(field h)
 assert_true "--compact: the window is a strip (height $h < 120)" test "$h" -lt 120
 shot 09-compact
+kill "$compact_pid" # the next window is found by its title: only one may be there
+assert_true "the compact panel is gone" wait_for 10 sh -c "! kill -0 $compact_pid 2>/dev/null"
 
 # --- --read-only --lamp-size 60 --columns 3, as root: shown, not changed; rows of 3 ------------
 geo=$out/geometry-ro.log
@@ -295,6 +298,7 @@ per_row=$(last_block | sed -n 's/^lamp .* y=\([0-9]*\) .*/\1/p' | sort | uniq -c
 assert_eq "2 3" "$rows $per_row" "--columns 3: 6 lamps in 2 rows of 3"
 assert_true "--read-only still shows the diagnostics (diag=1)" drawn diag 1 panel:white:gpio
 before=$(cat "$L/$RED/brightness")
+assert_eq 255 "$before" "red is lit, so a click that worked would switch it off"
 click_red
 _lib_sleep 2
 assert_eq "$before" "$(cat "$L/$RED/brightness")" "--read-only: root's click on a lamp changes nothing"
