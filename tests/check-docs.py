@@ -102,6 +102,16 @@ def main(root):
         if not re.search(r"\b" + name + r"\b", man_bus):
             problems.append(f"uledsd-dbus(7): {name} is not described")
 
+    # uledsd-panel's options (GOptionEntry) in uledsd-panel(1).
+    panel_opts = re.findall(r'^\s*\{"([a-z-]+)", (?:\'[a-z]\'|0), 0, G_OPTION_ARG',
+                            read(root, "panel/main.c"), re.M)
+    if len(panel_opts) < 5:
+        problems.append(f"panel/main.c: found only {panel_opts} in options[]: the check is broken")
+    man_panel = read(root, "man/uledsd-panel.1.scd").replace("\\-", "-")
+    for o in panel_opts:
+        if "*--" + o + "*" not in man_panel:
+            problems.append(f"uledsd-panel(1): the option --{o} is not described")
+
     # zsh and fish complete the same commands, options, backends and show's properties.
     zsh = read(root, "ctl/_uledsctl")
     fish = read(root, "ctl/uledsctl.fish")
@@ -132,7 +142,8 @@ def main(root):
     for p in problems:
         print(p)
     print(f"check-docs: {len(commands)} commands, {len(options)} options, {len(backends)} backends, "
-          f"{len(keys)} keys, {len(errors)} errors, {len(members)} D-Bus members; "
+          f"{len(keys)} keys, {len(errors)} errors, {len(members)} D-Bus members, "
+          f"{len(panel_opts)} panel options; "
           f"{len(problems)} problem(s)")
     return 1 if problems else 0
 

@@ -626,17 +626,17 @@ int main(void)
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-conf-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 2;
-	test_precedence();
-	test_values();
-	test_errors();
-	test_header_comment();
-	test_duplicates();
-	test_color();
-	test_compare();
-	test_trigger_list();
-	test_bad_files();
+	TEST_CASE(test_precedence);
+	TEST_CASE(test_values);
+	TEST_CASE(test_errors);
+	TEST_CASE(test_header_comment);
+	TEST_CASE(test_duplicates);
+	TEST_CASE(test_color);
+	TEST_CASE(test_compare);
+	TEST_CASE(test_trigger_list);
+	TEST_CASE(test_bad_files);
 #if HAVE_GPIO
-	test_gpio();
+	TEST_CASE(test_gpio);
 #endif
 	{
 		char cmd[128];

@@ -45,24 +45,29 @@ static void relative_values(void)
 	      "relative forms are told apart");
 }
 
-int main(void)
+/* Numbers within range, both ends. */
+static void numbers_within_range(void)
 {
-	TEST_CASE(relative_values);
-	/* Numbers within range, both ends. */
 	CHECK_INT(parse("0", 255), 0, "0 of 255");
 	CHECK_INT(parse("255", 255), 255, "255 of 255 (the maximum itself)");
 	CHECK_INT(parse("42", 255), 42, "42 of 255");
 	CHECK_INT(parse("007", 255), 7, "leading zeros are decimal, not octal");
 	CHECK_INT(parse("1", 1), 1, "1 of an on/off LED");
 	CHECK_INT(parse("4294967295", UINT32_MAX), UINT32_MAX, "UINT32_MAX of UINT32_MAX");
+}
 
-	/* on/off, any case. */
+/* on/off, any case. */
+static void on_and_off_in_any_case(void)
+{
 	CHECK_INT(parse("on", 255), 255, "on is max");
 	CHECK_INT(parse("ON", 7), 7, "ON is max too");
 	CHECK_INT(parse("off", 255), 0, "off is 0");
 	CHECK_INT(parse("Off", 1), 0, "Off is 0");
+}
 
-	/* Percentages, rounded to the nearest step. */
+/* Percentages, rounded to the nearest step. */
+static void percentages_round_to_the_nearest_step(void)
+{
 	CHECK_INT(parse("0%", 255), 0, "0% is off");
 	CHECK_INT(parse("100%", 255), 255, "100% is max");
 	CHECK_INT(parse("50%", 255), 128, "50% of 255 rounds 127.5 up");
@@ -72,8 +77,11 @@ int main(void)
 	CHECK_INT(parse("49%", 1), 1, "49% of an on/off LED lights it");
 	CHECK_INT(parse("1%", 255), 3, "1% of 255 is 2.55, rounded to 3");
 	CHECK_INT(parse("100%", UINT32_MAX), UINT32_MAX, "100% of UINT32_MAX does not overflow");
+}
 
-	/* Out of range. */
+/* Out of range. */
+static void out_of_range_is_erange(void)
+{
 	CHECK_INT(parse("256", 255), -ERANGE, "256 for max 255");
 	CHECK_INT(parse("2", 1), -ERANGE, "2 for an on/off LED");
 	CHECK_INT(parse("101%", 255), -ERANGE, "101%");
@@ -81,8 +89,11 @@ int main(void)
 	CHECK_INT(parse("99999999999999999999999", 255), -ERANGE,
 		  "a number that overflows 64 bits");
 	CHECK_INT(parse("99999999999999999999%", 255), -ERANGE, "a huge percentage");
+}
 
-	/* Not a value at all. */
+/* Not a value at all. */
+static void not_a_value_is_einval(void)
+{
 	CHECK_INT(parse("", 255), -EINVAL, "empty");
 	CHECK_INT(ctl_parse_value(NULL, 255, 0, &(uint32_t){0}), -EINVAL, "NULL");
 	CHECK_INT(parse("-1", 255), 0, "-1 is a step down (from 0: 0), not a negative number");
@@ -98,6 +109,15 @@ int main(void)
 	CHECK_INT(parse("max", 255), -EINVAL, "max (not a keyword)");
 	CHECK_INT(parse("onn", 255), -EINVAL, "onn");
 	CHECK_INT(parse("99999999999999999999x", 255), -EINVAL, "a huge number with junk is junk");
+}
 
+int main(void)
+{
+	TEST_CASE(numbers_within_range);
+	TEST_CASE(on_and_off_in_any_case);
+	TEST_CASE(percentages_round_to_the_nearest_step);
+	TEST_CASE(out_of_range_is_erange);
+	TEST_CASE(not_a_value_is_einval);
+	TEST_CASE(relative_values);
 	return test_finish("test-ctl-value");
 }

@@ -731,13 +731,13 @@ int main(void)
 	snprintf(p, sizeof(p), "%s/uleds", tmpdir);
 	mkdir(p, 0755);
 	log_set_max_level(LOG_WARNING);
-	test_forwarding();
-	test_event_mode();
-	test_reload();
-	test_retry();
-	test_direct_to_set();
-	test_many();
-	test_store_batches();
+	TEST_CASE(test_forwarding);
+	TEST_CASE(test_event_mode);
+	TEST_CASE(test_reload);
+	TEST_CASE(test_retry);
+	TEST_CASE(test_direct_to_set);
+	TEST_CASE(test_many);
+	TEST_CASE(test_store_batches);
 	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
 	if (system(p) != 0)
 		return 2;

@@ -51,10 +51,43 @@ static void run_for(sd_event *e, uint64_t usec)
 		(void)sd_event_run(e, 10000);
 }
 
+/* One log backend on one loop, through the cases in order (each starts where the last left). */
+static struct led_backend *b;
+static sd_event *e;
+
+static void no_trigger_each_write_is_logged_at_once(void)
+{
+	for (unsigned v = 1; v <= 5; v++) {
+		char want[32];
+
+		b->ops->set(b, v * 10);
+		snprintf(want, sizeof(want), "u:log: brightness %u/255", v * 10);
+		run_for(e, 150000);
+		CHECK_INT(records(want), 1, "no trigger: a write is logged at once");
+	}
+}
+
+static void trigger_changes_fold_into_a_summary(void)
+{
+	trigger_is("none timer [heartbeat]\n");
+	for (unsigned v = 1; v <= 20; v++)
+		b->ops->set(b, v % 2 ? 255 : 0);
+	run_for(e, 300000);
+	CHECK_INT(records("u:log: brightness 255/255") + records("u:log: brightness 0/255"), 0,
+		  "a trigger's changes right after a write: folded into the summary");
+}
+
+static void trigger_gone_summary_then_the_write(void)
+{
+	trigger_is("[none] timer heartbeat\n");
+	b->ops->set(b, 77);
+	CHECK_INT(records("more changes not logged"), 1, "the trigger went: its summary at once");
+	run_for(e, 150000);
+	CHECK_INT(records("u:log: brightness 77/255"), 1, "then the write, 100 ms later at most");
+}
+
 int main(void)
 {
-	_cleanup_(led_backend_freep) struct led_backend *b = NULL;
-	sd_event *e = NULL;
 	struct backend_context ctx = {.led_name = "u:log", .max_brightness = 255};
 	int saved;
 
@@ -70,26 +103,10 @@ int main(void)
 	trigger_is("[none] timer heartbeat\n");
 	if (led_backend_new(&backend_log, "t.conf", 1, &b) < 0 || led_backend_attach(b, &ctx) < 0)
 		return 2;
-
-	for (unsigned v = 1; v <= 5; v++) {
-		char want[32];
-
-		b->ops->set(b, v * 10);
-		snprintf(want, sizeof(want), "u:log: brightness %u/255", v * 10);
-		run_for(e, 150000);
-		CHECK_INT(records(want), 1, "no trigger: a write is logged at once");
-	}
-	trigger_is("none timer [heartbeat]\n");
-	for (unsigned v = 1; v <= 20; v++)
-		b->ops->set(b, v % 2 ? 255 : 0);
-	run_for(e, 300000);
-	CHECK_INT(records("u:log: brightness 255/255") + records("u:log: brightness 0/255"), 0,
-		  "a trigger's changes right after a write: folded into the summary");
-	trigger_is("[none] timer heartbeat\n");
-	b->ops->set(b, 77);
-	CHECK_INT(records("more changes not logged"), 1, "the trigger went: its summary at once");
-	run_for(e, 150000);
-	CHECK_INT(records("u:log: brightness 77/255"), 1, "then the write, 100 ms later at most");
+	/* stdout is not captured: the case lines go there, the records to the file. */
+	TEST_CASE(no_trigger_each_write_is_logged_at_once);
+	TEST_CASE(trigger_changes_fold_into_a_summary);
+	TEST_CASE(trigger_gone_summary_then_the_write);
 
 	b = led_backend_free(b);
 	sd_event_unref(e);

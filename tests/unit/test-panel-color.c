@@ -7,9 +7,9 @@
 #define COLOR(name, expected)                                                                      \
 	CHECK_STR(led_color_to_string(led_color_from_name(name)), expected, "colour of " name)
 
-int main(void)
+/* Every name of the kernel's led_colors[], as devicename:color:function. */
+static void every_kernel_colour_name(void)
 {
-	/* Every name of the kernel's led_colors[], as devicename:color:function. */
 	static const char *const kernel[] = {"white",  "red",	 "green", "blue",	"amber",
 					     "violet", "yellow", "ir",	  "multicolor", "rgb",
 					     "purple", "orange", "pink",  "cyan",	"lime"};
@@ -21,8 +21,11 @@ int main(void)
 		CHECK_INT(led_color_from_string(kernel[i], strlen(kernel[i])), (int)i,
 			  "enum order follows led_colors[]");
 	}
+}
 
-	/* The forms seen in /sys/class/leds. */
+/* The forms seen in /sys/class/leds. */
+static void the_name_forms_of_sysfs(void)
+{
 	COLOR("pi:green:act", "green");
 	COLOR("input3::capslock", "unknown"); /* no colour given */
 	COLOR("tpacpi::power", "unknown");
@@ -38,21 +41,30 @@ int main(void)
 	COLOR("heartbeat", "unknown");
 	COLOR("", "unknown");
 	COLOR(":::", "unknown");
+}
 
-	/* Unknown colours map to the neutral lamp colour, which is none of the real ones. */
+/* Unknown colours map to the neutral lamp colour, which is none of the real ones. */
+static void unknown_is_a_neutral_lamp(void)
+{
 	struct led_rgb n = led_color_rgb(LED_COLOR_UNKNOWN), red = led_color_rgb(LED_COLOR_RED);
 	CHECK(n.r > 0.5 && n.g > 0.5 && n.b > 0.5 && n.r - n.b < 0.1 && n.b - n.r < 0.1,
 	      "unknown is a neutral grey-white, got %.2f %.2f %.2f", n.r, n.g, n.b);
 	CHECK(red.r > 0.9 && red.g < 0.3 && red.b < 0.3, "red is red, got %.2f %.2f %.2f", red.r,
 	      red.g, red.b);
 	CHECK_STR(led_color_to_string(_LED_COLOR_MAX), "unknown", "out of range");
+}
 
-	/* The function part shown under compact lamps. */
+/* The function part shown under compact lamps. */
+static void the_function_part(void)
+{
 	CHECK_STR(led_name_function("board:green:heartbeat"), "heartbeat", "function part");
 	CHECK_STR(led_name_function("plain"), "plain", "no colon: whole name");
 	CHECK_STR(led_name_function("mmc0::"), "mmc0::", "empty function: whole name");
+}
 
-	/* A multicolour LED's light: channels weighted by intensity and added. */
+/* A multicolour LED's light: channels weighted by intensity and added. */
+static void multicolour_light_mixes_channels(void)
+{
 	{
 		enum led_color rgb[] = {LED_COLOR_RED, LED_COLOR_GREEN, LED_COLOR_BLUE};
 		unsigned full_red[] = {255, 0, 0}, half_red[] = {128, 0, 0}, white[] = {255, 255, 255};
@@ -78,5 +90,14 @@ int main(void)
 		m = led_color_mix(rgb, white, 3, 0);
 		CHECK(m.r == 0 && m.g == 0 && m.b == 0, "max 0 divides by nothing");
 	}
+}
+
+int main(void)
+{
+	TEST_CASE(every_kernel_colour_name);
+	TEST_CASE(the_name_forms_of_sysfs);
+	TEST_CASE(unknown_is_a_neutral_lamp);
+	TEST_CASE(the_function_part);
+	TEST_CASE(multicolour_light_mixes_channels);
 	return test_finish("test-panel-color");
 }

@@ -152,12 +152,12 @@ static void test_transient_refuses_section_name(void)
 int main(void)
 {
 	log_set_max_level(LOG_EMERG);
-	test_defaults();
-	test_section_sets_keys();
-	test_replacing_list();
-	test_errors();
-	test_later_file_overrides();
-	test_reserved_names();
-	test_transient_refuses_section_name();
+	TEST_CASE(test_defaults);
+	TEST_CASE(test_section_sets_keys);
+	TEST_CASE(test_replacing_list);
+	TEST_CASE(test_errors);
+	TEST_CASE(test_later_file_overrides);
+	TEST_CASE(test_reserved_names);
+	TEST_CASE(test_transient_refuses_section_name);
 	return test_finish("test-policy");
 }

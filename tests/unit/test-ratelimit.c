@@ -23,7 +23,10 @@ static void run_for(sd_event *e, uint64_t usec)
 		(void)sd_event_run(e, end - ratelimit_now());
 }
 
-static void test_burst(sd_event *e)
+/* The loop every case runs its timers in. */
+static sd_event *e;
+
+static void test_burst(void)
 {
 	struct ratelimit rl;
 	unsigned deliveries = 0;
@@ -45,7 +48,7 @@ static void test_burst(sd_event *e)
 	ratelimit_done(&rl);
 }
 
-static void test_flush(sd_event *e)
+static void test_flush(void)
 {
 	struct ratelimit rl;
 	unsigned deliveries = 0;
@@ -61,7 +64,7 @@ static void test_flush(sd_event *e)
 	CHECK_INT(fired, 1, "nothing pending: flush delivers nothing");
 }
 
-static void test_unlimited(sd_event *e)
+static void test_unlimited(void)
 {
 	struct ratelimit rl;
 	unsigned deliveries = 0;
@@ -75,13 +78,11 @@ static void test_unlimited(sd_event *e)
 
 int main(void)
 {
-	sd_event *e = NULL;
-
 	if (sd_event_new(&e) < 0)
 		return 2;
-	test_burst(e);
-	test_flush(e);
-	test_unlimited(e);
+	TEST_CASE(test_burst);
+	TEST_CASE(test_flush);
+	TEST_CASE(test_unlimited);
 	sd_event_unref(e);
 	return test_finish("test-ratelimit");
 }

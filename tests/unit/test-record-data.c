@@ -186,10 +186,10 @@ static void test_text_columns(void)
 
 int main(void)
 {
-	test_text_columns();
-	test_vcd_initial_blink();
-	test_stats();
-	test_offload();
-	test_renderings();
+	TEST_CASE(test_text_columns);
+	TEST_CASE(test_vcd_initial_blink);
+	TEST_CASE(test_stats);
+	TEST_CASE(test_offload);
+	TEST_CASE(test_renderings);
 	return test_finish("test-record-data");
 }

@@ -104,9 +104,9 @@ int main(void)
 {
 	TEST_CASE(edit_distance_counts_edits);
 	TEST_CASE(trigger_nearest_of_a_sysfs_list);
-	test_safe_atou();
-	test_strv();
-	test_utf8();
-	test_led_name_utf8();
+	TEST_CASE(test_safe_atou);
+	TEST_CASE(test_strv);
+	TEST_CASE(test_utf8);
+	TEST_CASE(test_led_name_utf8);
 	return test_finish("test-string-util");
 }
