@@ -242,6 +242,7 @@ EOT
 	done
 	# The kiosk unit ships but takes tty1 only when asked to (systemctl enable --now).
 	[ -e "$root/lib/systemd/system/uledsd-panel-kiosk.service" ] || fail "uledsd-panel-kiosk.service is missing after install"
+	in_chroot getent passwd uledsd-kiosk >/dev/null || fail "the user uledsd-kiosk was not created (sysusers)"
 	in_chroot systemctl is-enabled --quiet uledsd-panel-kiosk.service &&
 		fail "uledsd-panel-kiosk.service is enabled by the package: it must take tty1 only when asked"
 	ok "the group uledsd exists, the unit is enabled, DKMS has uleds/$version, the programs run, the kiosk unit is shipped and not enabled"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # uledsd-panel-kiosk.service under systemd as PID 1 (vm-run.sh --systemd), issue 31: the
-# installed unit runs cage with uledsd-panel --kiosk --read-only as a dynamic user in a logind
+# installed unit runs cage with uledsd-panel --kiosk --read-only as uledsd-kiosk in a logind
 # session on tty1; the panel draws uledsd's LEDs full screen and follows them (grim takes the
 # screen of cage's headless output: the VM has no display), a failing backend's state is
 # on screen, the panel cannot change anything, and a stop ends cage and the session.
@@ -22,6 +22,9 @@ mkdir -p "$out"
 timeout 90 systemctl is-system-running --wait >/dev/null
 meson install -C "$build" --no-rebuild --quiet >/tmp/install.log 2>&1 ||
 	{ cat /tmp/install.log; fail "meson install into the guest root"; exit 1; }
+# As a package's postinst does (dh_installsysusers): the users and groups of sysusers.d.
+systemd-sysusers
+assert_true "systemd-sysusers made the user uledsd-kiosk" getent passwd uledsd-kiosk
 assert_true "meson install puts the kiosk unit in place" test -e "$(systemctl show -p FragmentPath --value $K)"
 
 mkdir -p /etc/uledsd.d
@@ -59,7 +62,7 @@ assert_true "the kiosk unit is active" wait_for 20 systemctl is-active --quiet $
 main=$(systemctl show -p MainPID --value $K)
 uid=$(ps -o uid= -p "$main" | tr -d ' ')
 assert_eq cage "$(ps -o comm= -p "$main")" "its main process is cage"
-assert_true "cage runs as a dynamic user, not root (uid $uid)" test "${uid:-0}" -ge 61184
+assert_eq "$(id -u uledsd-kiosk)" "$uid" "cage runs as uledsd-kiosk (sysusers), not root"
 panel_pid() { pgrep -u "$uid" -x uledsd-panel; }
 assert_true "cage runs uledsd-panel" wait_for 20 panel_pid
 assert_true "uledsd-panel --kiosk --read-only" \
