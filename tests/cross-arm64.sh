@@ -380,6 +380,7 @@ step_deb() {
 	install -m 755 "$src/tests/arm64/guest-deb.sh" "$root/uledsd-arm64-deb.sh"
 	mkdir -p "$root/uledsd-test"
 	install -m 755 "$b/busybox-arm64/bin/busybox" "$root/uledsd-test/busybox" # ip: no iproute2 in minbase
+	install -m 644 "$src/tests/arm64/tap.sh" "$root/uledsd-test/tap.sh"
 	# The mirror's addresses as this machine resolves them (its resolver may not answer qemu's).
 	for h in $(printf '%s\n' $uris | sed -n 's|^[a-z]*://\([^/:]*\).*|\1|p' | sort -u); do
 		getent ahostsv4 "$h" | awk -v h="$h" '$2 == "STREAM" { print $1, h; exit }'

@@ -16,15 +16,8 @@ S=$1 B=$2
 T=$B/arm64-tests
 M=$B/arm64-modules
 L=/sys/class/leds
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+# shellcheck source=tests/arm64/tap.sh
+. "$S/tests/arm64/tap.sh"
 elapsed() { read -r now _ </proc/uptime; echo "$now - $1" | awk '{ printf "%.1f", $1 - $3 }'; }
 # wait_for SECONDS COMMAND...: polls every 50 ms.
 wait_for() {

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # uledsd-panel-kiosk.service under systemd as PID 1 (vm-run.sh --systemd), issue 31: the
 # installed unit runs cage with uledsd-panel --kiosk --read-only as uledsd-kiosk in a logind
-# session on tty1; the panel draws uledsd's LEDs full screen and follows them (grim takes the
-# screen of cage's headless output: the VM has no display), a failing backend's state is
-# on screen, the panel cannot change anything, and a stop ends cage and the session.
+# session on tty1; the panel draws uledsd's LEDs full screen and follows them, a failing
+# backend's state is on screen, and a stop ends cage and the session. The VM has no display:
+# cage runs on wlroots' headless output, and the panel reports each frame it drew
+# (--debug-geometry, given through the unit's ULEDSD_PANEL_OPTIONS) into the journal. (grim
+# reads only black from that output: wlroots 0.15's screencopy fails on the software renderer.)
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 . "$(dirname "$0")/lib.sh"
 
@@ -12,13 +14,10 @@ K=uledsd-panel-kiosk.service
 L=/sys/class/leds
 RED=kiosk:red:power
 build=${ULEDSD_BUILD_ROOT:?}
-out=$build/test-kiosk
 [ "$(cat /proc/1/comm)" = systemd ] || { fail "PID 1 is not systemd: run with vm-run.sh --systemd"; exit 1; }
-for tool in cage grim convert Xwayland; do
+for tool in cage Xwayland; do
 	command -v "$tool" >/dev/null || { fail "$tool is missing: run tests/setup-deps.sh"; exit 1; }
 done
-rm -rf "$out"
-mkdir -p "$out"
 timeout 90 systemctl is-system-running --wait >/dev/null
 meson install -C "$build" --no-rebuild --quiet >/tmp/install.log 2>&1 ||
 	{ cat /tmp/install.log; fail "meson install into the guest root"; exit 1; }
@@ -47,12 +46,25 @@ systemctl start uledsd.service
 assert_true "uledsd.service is active with its LEDs" wait_for 30 test -e "$L/$RED/brightness" || exit 1
 echo 255 >"$L/$RED/brightness"
 
+# cage or Xwayland missing (PATH finds neither here): the unit fails at once and says what to
+# install, instead of a restart loop of cryptic cage errors.
+mkdir -p /run/systemd/system/$K.d
+printf '[Service]\nEnvironment=PATH=/nonexistent\nRestart=no\n' >/run/systemd/system/$K.d/10-no-cage.conf
+systemctl daemon-reload
+systemctl start $K 2>/dev/null
+assert_true "without cage: the unit fails" wait_for 10 systemctl is-failed --quiet $K
+assert_true "without cage: its log says what to install" \
+	sh -c "journalctl -u $K -o cat --no-pager | grep -q 'cage is not installed; apt install cage xwayland'"
+rm /run/systemd/system/$K.d/10-no-cage.conf
+systemctl reset-failed $K
+
 # The VM has no display: cage's headless output, drawn by wlroots' software renderer.
 mkdir -p /run/systemd/system/$K.d
 cat >/run/systemd/system/$K.d/50-headless.conf <<'C'
 [Service]
 Environment=WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman
 Environment=GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1
+Environment=ULEDSD_PANEL_OPTIONS=--debug-geometry
 C
 systemctl daemon-reload
 assert_eq disabled "$(systemctl is-enabled $K)" "the kiosk unit is not enabled by installing it"
@@ -70,37 +82,40 @@ assert_true "uledsd-panel --kiosk --read-only" \
 assert_true "a logind session on tty1 for that user" \
 	sh -c "loginctl list-sessions --no-legend | grep -q ' $uid .* tty1'"
 
-export XDG_RUNTIME_DIR=/run/user/$uid WAYLAND_DISPLAY=wayland-0
-assert_true "cage's Wayland socket" wait_for 20 test -S "$XDG_RUNTIME_DIR/wayland-0"
-# red_share NAME: the share of bright red pixels in screenshot NAME.
-red_share() {
-	convert "$out/$1.png" -fx '(r > 0.75 && g < 0.4 && b < 0.4) ? 1 : 0' -format '%[fx:mean]' info:
+# The panel's report of its last frame (uledsd-panel(1), --debug-geometry), from the journal.
+last_block() {
+	journalctl -u $K -o cat --no-pager |
+		awk '/^geometry /{b=""} {b=b $0 "\n"} /^end$/{l=b} END{printf "%s", l}'
 }
-# shot_until NAME TEST: screenshots of cage's output until TEST (on red_share) holds.
-shot_until() {
-	local i share
-	for i in $(seq 1 60); do
-		grim "$out/$1.png" 2>/dev/null && share=$(red_share "$1") &&
-			awk -v s="$share" "BEGIN { exit !($2) }" && { echo "# $1: red share $share"; return 0; }
-		_lib_sleep 1
-	done
-	echo "# $1: red share ${share:-none}"
-	return 1
+field() { # field KEY [LED]: KEY of the window line, or of LED's lamp line
+	if [ $# -eq 1 ]; then
+		last_block | sed -n "s/^geometry .*\b$1=\([^ ]*\).*/\1/p"
+	else
+		last_block | grep " name=$2\$" | sed -n "s/^lamp .*\b$1=\([^ ]*\).*/\1/p"
+	fi
 }
-assert_true "the kiosk shows the lit red lamp full screen (first frame under TCG)" shot_until 01-kiosk 's > 0.002'
-read -r w h <<<"$(identify -format '%w %h' "$out/01-kiosk.png")"
-assert_true "the screenshot is cage's whole output (${w}x$h)" test "$w" -ge 640 -a "$h" -ge 480
+drawn() { [ "$(field "$1" ${3:+"$3"})" = "$2" ]; } # drawn KEY VALUE [LED]
+assert_true "the panel draws uledsd's 3 LEDs (first frame under TCG)" wait_for 90 drawn lamps 3 ||
+	{ journalctl -u $K -o cat --no-pager | tail -n 20 | sed 's/^/# /'; exit 1; }
+assert_true "online: it reached uledsd on the system bus" wait_for 10 drawn state online
+last_block | sed 's/^/# /'
+assert_eq "1280 720" "$(field w) $(field h)" "full screen: cage's whole (headless) output"
+assert_eq 1 "$(field ro)" "--read-only, as the unit says"
+assert_eq 0 "$(field manage)" "uledsd-kiosk may not change LEDs anyway (not root, not in group uledsd)"
+assert_true "the lit red lamp" drawn brightness 255 $RED
+assert_true "large kiosk lamps (w=$(field w $RED) >= 150)" test "$(field w $RED)" -ge 150
+assert_true "the waiting gpio backend's state is written under its lamp (diag=1)" \
+	drawn diag 1 kiosk:white:gpio
 echo 0 >"$L/$RED/brightness"
-assert_true "the kiosk follows uledsd: red off, no red on screen" shot_until 02-red-off 's < 0.0005'
+assert_true "the kiosk follows uledsd: red off" wait_for 20 drawn brightness 0 $RED
 echo 255 >"$L/$RED/brightness"
-assert_true "and on again" shot_until 03-red-on 's > 0.002'
-journalctl -u $K -o cat --no-pager >"$out/journal.log"
-assert_true "the panel wrote no GTK critical to the journal" sh -c "! grep -q 'CRITICAL' '$out/journal.log'"
+assert_true "and on again" wait_for 20 drawn brightness 255 $RED
+assert_true "the panel wrote no GTK critical to the journal" \
+	sh -c "! journalctl -u $K -o cat --no-pager | grep -q CRITICAL"
 
 systemctl stop $K
 assert_true "stop: the unit is inactive" wait_for 20 sh -c "! systemctl is-active --quiet $K"
 assert_true "stop: no cage or panel left" wait_for 10 sh -c "! pgrep -x cage && ! pgrep -x uledsd-panel"
 assert_true "stop: the logind session is gone" \
 	wait_for 10 sh -c "! loginctl list-sessions --no-legend | grep -q ' $uid '"
-echo "# screenshots in $out"
 exit 0
