@@ -53,8 +53,8 @@ printf '[Service]\nEnvironment=PATH=/nonexistent\nRestart=no\n' >/run/systemd/sy
 systemctl daemon-reload
 systemctl start $K 2>/dev/null
 assert_true "without cage: the unit fails" wait_for 10 systemctl is-failed --quiet $K
-assert_true "without cage: its log says what to install" \
-	sh -c "journalctl -u $K -o cat --no-pager | grep -q 'cage is not installed; apt install cage xwayland'"
+assert_true "without cage: systemctl status says what to install" \
+	sh -c "systemctl status --no-pager -n 20 $K | grep -q 'cage is not installed; apt install cage xwayland'"
 rm /run/systemd/system/$K.d/10-no-cage.conf
 systemctl reset-failed $K
 
@@ -71,9 +71,11 @@ assert_eq disabled "$(systemctl is-enabled $K)" "the kiosk unit is not enabled b
 systemctl start $K
 assert_true "the kiosk unit is active" wait_for 20 systemctl is-active --quiet $K ||
 	{ journalctl -u $K --no-pager | tail -n 30; exit 1; }
-main=$(systemctl show -p MainPID --value $K)
+# Type=simple is active at the fork: the main process is "(cage)" until PAM is set up and
+# cage is executed, as uledsd-kiosk.
+cage_up() { main=$(systemctl show -p MainPID --value $K) && [ "$(ps -o comm= -p "$main")" = cage ]; }
+assert_true "its main process is cage" wait_for 20 cage_up
 uid=$(ps -o uid= -p "$main" | tr -d ' ')
-assert_eq cage "$(ps -o comm= -p "$main")" "its main process is cage"
 assert_eq "$(id -u uledsd-kiosk)" "$uid" "cage runs as uledsd-kiosk (sysusers), not root"
 panel_pid() { pgrep -u "$uid" -x uledsd-panel; }
 assert_true "cage runs uledsd-panel" wait_for 20 panel_pid
@@ -82,9 +84,11 @@ assert_true "uledsd-panel --kiosk --read-only" \
 assert_true "a logind session on tty1 for that user" \
 	sh -c "loginctl list-sessions --no-legend | grep -q ' $uid .* tty1'"
 
-# The panel's report of its last frame (uledsd-panel(1), --debug-geometry), from the journal.
+# The panel's report of its last frame (uledsd-panel(1), --debug-geometry), from the journal:
+# the service's output stream (identifier cage), which journalctl -u does not select once
+# pam_systemd has moved cage and the panel into the session's scope.
 last_block() {
-	journalctl -u $K -o cat --no-pager |
+	journalctl SYSLOG_IDENTIFIER=cage -o cat --no-pager |
 		awk '/^geometry /{b=""} {b=b $0 "\n"} /^end$/{l=b} END{printf "%s", l}'
 }
 field() { # field KEY [LED]: KEY of the window line, or of LED's lamp line
@@ -96,7 +100,7 @@ field() { # field KEY [LED]: KEY of the window line, or of LED's lamp line
 }
 drawn() { [ "$(field "$1" ${3:+"$3"})" = "$2" ]; } # drawn KEY VALUE [LED]
 assert_true "the panel draws uledsd's 3 LEDs (first frame under TCG)" wait_for 90 drawn lamps 3 ||
-	{ journalctl -u $K -o cat --no-pager | tail -n 20 | sed 's/^/# /'; exit 1; }
+	{ journalctl -o short-monotonic --no-pager -n 60 | sed 's/^/# /'; exit 1; }
 assert_true "online: it reached uledsd on the system bus" wait_for 10 drawn state online
 last_block | sed 's/^/# /'
 assert_eq "1280 720" "$(field w) $(field h)" "full screen: cage's whole (headless) output"
@@ -111,7 +115,7 @@ assert_true "the kiosk follows uledsd: red off" wait_for 20 drawn brightness 0 $
 echo 255 >"$L/$RED/brightness"
 assert_true "and on again" wait_for 20 drawn brightness 255 $RED
 assert_true "the panel wrote no GTK critical to the journal" \
-	sh -c "! journalctl -u $K -o cat --no-pager | grep -q CRITICAL"
+	sh -c "! journalctl SYSLOG_IDENTIFIER=cage -o cat --no-pager | grep -q CRITICAL"
 
 systemctl stop $K
 assert_true "stop: the unit is inactive" wait_for 20 sh -c "! systemctl is-active --quiet $K"
