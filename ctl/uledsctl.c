@@ -160,6 +160,9 @@ static void help_command(const struct command *cmd)
 		printf("     --json            JSON output\n");
 	if (cmd->pager)
 		printf("     --no-pager        do not pipe the output into a pager\n");
+	if (streq(cmd->name, "show"))
+		printf("  -p --property PROP   this property only (may repeat, PROP,PROP...)\n"
+		       "     --value           the values alone, without PROPERTY=\n");
 }
 
 /* --backend may repeat: the list grows, space-separated as in "backends =". */
