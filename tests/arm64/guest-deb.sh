@@ -73,6 +73,10 @@ t0=$(secs)
 # linux-headers-$kver depends on its linux-image, whose postinst has initramfs-tools make an
 # initramfs (update-initramfs -c ignores update_initramfs=no): over 15 minutes under
 # emulation, for a kernel this VM boots from its own. INITRD=No is the hook's way to skip it.
+# DKMS needs /proc and /dev/fd (bash process substitution); the first full install failed
+# without them ("/dev/fd/63: No such file or directory").
+proc_up
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 if INITRD=No apt-get install -y -q --no-install-recommends \
 	-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold /debs/uledsd_*_arm64.deb /debs/uleds-dkms_*_all.deb \
 	"linux-headers-$kver" >>/var/log/uledsd-apt.log 2>&1 </dev/null; then
