@@ -160,6 +160,13 @@ int backend_shared_get(struct backend_shared **list, const struct backend_ops *o
 	return 0;
 }
 
+void backend_shared_flush(struct backend_shared *list)
+{
+	for (; list; list = list->next)
+		if (list->ops->shared_flush)
+			list->ops->shared_flush(list->data);
+}
+
 struct backend_shared *backend_shared_free(struct backend_shared *list)
 {
 	while (list) {

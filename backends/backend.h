@@ -45,6 +45,10 @@ struct backend_ops {
 	/* Optional: state shared by all instances of one manager (gpio: one watch on dev_dir,
 	 * one chip scan), made at the first attach and freed with the manager. */
 	int (*shared_new)(sd_event *event, const char *dev_dir, void **ret);
+	/* Optional: the daemon attached a batch of LEDs (the start, a reload, a created LED):
+	 * finish now what attach() left for later (gpio.share: the shared line requests), so
+	 * READY=1 and D-Bus replies come after it. Else it happens in the next loop iteration. */
+	void (*shared_flush)(void *shared);
 	void (*shared_free)(void *shared);
 
 	/* One "NAME.key = value" line of the LED's section (key without the prefix).
@@ -122,4 +126,6 @@ void led_backend_signal_brightness(struct led_backend *b);
 struct backend_shared;
 int backend_shared_get(struct backend_shared **list, const struct backend_ops *ops, sd_event *event,
 		       const char *dev_dir, void **ret);
+/* Every ops->shared_flush of the list. */
+void backend_shared_flush(struct backend_shared *list);
 struct backend_shared *backend_shared_free(struct backend_shared *list);

@@ -253,7 +253,7 @@ static void watcher_event(struct gpio_watcher *w, const struct inotify_event *ev
 					 : "created");
 	if (removed) {
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
-			if ((p->request || p->busy_chip) && p->chip_name &&
+			if ((p->request || p->group || p->busy_chip) && p->chip_name &&
 			    streq(p->chip_name, ev->name))
 				w->chip_gone(p);
 		for (size_t i = 0; i < ce->n_pending; i++)
@@ -298,7 +298,7 @@ static int on_inotify(sd_event_source *s _unused_, int fd, uint32_t revents _unu
 	}
 	if (ce.rescan)
 		for (struct gpio_backend *p = w->backends; p; p = p->next)
-			if (!p->request && !p->busy_chip)
+			if (!p->request && !p->group && !p->joining && !p->busy_chip)
 				w->chip_back(p);
 	return 0;
 }

@@ -137,17 +137,27 @@ static int parse_lines(struct gpio_backend *p, const char *value, char **ret_err
 	return 0;
 }
 
-static int parse_active_low(struct gpio_backend *p, const char *value, char **ret_error)
+static int parse_flag(const char *key, bool *ret, const char *value, char **ret_error)
 {
 	int r = parse_bool(value);
 
 	if (r < 0)
 		return errorf(ret_error,
-			      "gpio.active_low = '%s' is not a boolean: use yes or no (true/false, "
-			      "on/off, 1/0).",
-			      value);
-	p->active_low = r;
+			      "gpio.%s = '%s' is not a boolean: use yes or no (true/false, on/off, "
+			      "1/0).",
+			      key, value);
+	*ret = r;
 	return 0;
+}
+
+static int parse_active_low(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	return parse_flag("active_low", &p->active_low, value, ret_error);
+}
+
+static int parse_share(struct gpio_backend *p, const char *value, char **ret_error)
+{
+	return parse_flag("share", &p->share, value, ret_error);
 }
 
 /* A keyword among a few, each an enum value: "push-pull" -> GPIOD_LINE_DRIVE_PUSH_PULL. */
@@ -243,7 +253,7 @@ int gpio_parse(struct led_backend *b, const char *key, const char *value, char *
 	    {"chip", parse_chip},	{"line", parse_line}, {"lines", parse_lines},
 	    {"active_low", parse_active_low},
 	    {"drive", parse_drive},	{"bias", parse_bias}, {"threshold", parse_threshold},
-	    {"on_exit", parse_on_exit},
+	    {"on_exit", parse_on_exit}, {"share", parse_share},
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
@@ -251,7 +261,8 @@ int gpio_parse(struct led_backend *b, const char *key, const char *value, char *
 			return keys[i].parse(b->priv, value, ret_error);
 	return errorf(ret_error,
 		      "unknown key 'gpio.%s'; the gpio backend knows gpio.chip, gpio.line, "
-		      "gpio.lines, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold and gpio.on_exit.",
+		      "gpio.lines, gpio.active_low, gpio.drive, gpio.bias, gpio.threshold, gpio.on_exit "
+		      "and gpio.share.",
 		      key);
 }
 
@@ -347,7 +358,7 @@ bool gpio_same(const struct led_backend *a, const struct led_backend *b)
 	       (x->bias ? x->bias : GPIOD_LINE_BIAS_AS_IS) ==
 		   (y->bias ? y->bias : GPIOD_LINE_BIAS_AS_IS) &&
 	       (x->threshold ? x->threshold : 1) == (y->threshold ? y->threshold : 1) &&
-	       x->on_exit == y->on_exit && x->n_lines == y->n_lines &&
+	       x->on_exit == y->on_exit && x->share == y->share && x->n_lines == y->n_lines &&
 	       (!x->n_lines || strv_equal(x->lines, y->lines));
 }
 

@@ -15,8 +15,6 @@
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_info *, gpiod_line_info_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_info_event *, gpiod_info_event_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_settings *, gpiod_line_settings_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_config *, gpiod_line_config_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_request_config *, gpiod_request_config_free)
 
 /* ---- runtime state ---- */
 
@@ -50,12 +48,8 @@ static void channels_report(struct gpio_backend *p)
 	(void)led_backend_set_state(p->self, ok, "%s", buf);
 }
 
-/* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
- * hint (may be NULL) is advice for the log only. */
-static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
-			const char *format, ...) _printf_(5, 6);
-static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
-			const char *format, ...)
+void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint, const char *format,
+		 ...)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct led_backend *b = p->self;
@@ -101,10 +95,11 @@ void gpio_request_drop(struct gpio_backend *p)
 
 void gpio_chip_gone(struct gpio_backend *p)
 {
-	bool had = p->request;
+	bool had = p->request || p->group;
 
 	gpio_busy_stop(p);
 	gpio_request_drop(p);
+	p->solo = false; /* its return may share again */
 	p->lost = p->lost || had;
 	gpio_report(p, false, had ? LOG_WARNING : LOG_INFO,
 		    had ? "The line is driven again when the chip comes back" : NULL,
@@ -112,6 +107,14 @@ void gpio_chip_gone(struct gpio_backend *p)
 }
 
 /* ---- resolving chip and line ---- */
+
+void gpio_line_describe(const struct gpio_backend *p, char *buf, size_t size)
+{
+	if (p->by_offset)
+		snprintf(buf, size, "line %u on %s", p->line_offset, p->chip_name);
+	else
+		snprintf(buf, size, "line '%s' (%u) on %s", p->line, p->line_offset, p->chip_name);
+}
 
 static void append_name(char *buf, size_t size, const char *name)
 {
@@ -229,31 +232,42 @@ static void consumer_name(const char *led, char *buf)
 	buf[n] = 0;
 }
 
-static struct gpiod_line_request *line_request(struct gpio_backend *p, struct gpiod_chip *chip,
-					       int value)
+int gpio_line_config_add(const struct gpio_backend *p, struct gpiod_line_config *lc, int value)
 {
-	_cleanup_(gpiod_line_settings_freep) struct gpiod_line_settings *s = NULL;
-	_cleanup_(gpiod_line_config_freep) struct gpiod_line_config *lc = NULL;
-	_cleanup_(gpiod_request_config_freep) struct gpiod_request_config *rc = NULL;
-	char consumer[GPIO_CONSUMER_MAX + 1];
+	_cleanup_(gpiod_line_settings_freep) struct gpiod_line_settings *s = gpiod_line_settings_new();
 
-	s = gpiod_line_settings_new();
-	lc = gpiod_line_config_new();
-	rc = gpiod_request_config_new();
-	if (!s || !lc || !rc) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!s)
+		return -ENOMEM;
 	if (gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_OUTPUT) < 0 ||
 	    gpiod_line_settings_set_output_value(s, value ? GPIOD_LINE_VALUE_ACTIVE
 							  : GPIOD_LINE_VALUE_INACTIVE) < 0 ||
 	    gpiod_line_settings_set_drive(s, p->drive ? p->drive : GPIOD_LINE_DRIVE_PUSH_PULL) <
 		0 ||
 	    gpiod_line_settings_set_bias(s, p->bias ? p->bias : GPIOD_LINE_BIAS_AS_IS) < 0)
-		return NULL;
+		return -errno;
 	gpiod_line_settings_set_active_low(s, p->active_low);
-	if (gpiod_line_config_add_line_settings(lc, &p->line_offset, 1, s) < 0)
+	return gpiod_line_config_add_line_settings(lc, &p->line_offset, 1, s) < 0 ? -errno : 0;
+}
+
+static struct gpiod_line_request *line_request(struct gpio_backend *p, struct gpiod_chip *chip,
+					       int value)
+{
+	_cleanup_(gpiod_line_config_freep) struct gpiod_line_config *lc = NULL;
+	_cleanup_(gpiod_request_config_freep) struct gpiod_request_config *rc = NULL;
+	char consumer[GPIO_CONSUMER_MAX + 1];
+	int r;
+
+	lc = gpiod_line_config_new();
+	rc = gpiod_request_config_new();
+	if (!lc || !rc) {
+		errno = ENOMEM;
 		return NULL;
+	}
+	r = gpio_line_config_add(p, lc, value);
+	if (r < 0) {
+		errno = -r;
+		return NULL;
+	}
 	consumer_name(gpio_led_name(p), consumer);
 	gpiod_request_config_set_consumer(rc, consumer);
 	return gpiod_chip_request_lines(chip, rc, lc);
@@ -402,7 +416,7 @@ static bool attach_line(struct gpio_backend *p, struct chip_view *v, char *desc,
 			return false;
 		}
 		p->line_offset = p->offset;
-		snprintf(desc, size, "line %u on %s", p->line_offset, p->chip_name);
+		gpio_line_describe(p, desc, size);
 		return true;
 	}
 	if (!e && gpio_chips_load(p->watcher) >= 0)
@@ -416,7 +430,7 @@ static bool attach_line(struct gpio_backend *p, struct chip_view *v, char *desc,
 		return false;
 	}
 	p->line_offset = (unsigned)r;
-	snprintf(desc, size, "line '%s' (%u) on %s", p->line, p->line_offset, p->chip_name);
+	gpio_line_describe(p, desc, size);
 	return true;
 }
 
@@ -458,6 +472,31 @@ static bool attach_request(struct gpio_backend *p, struct chip_view *v, const ch
 	return false;
 }
 
+void gpio_line_attached(struct gpio_backend *p, int value, const char *how)
+{
+	char desc[160];
+
+	p->value = value;
+	if (p->lost)
+		log_info("%s: gpio: %s is back, line driven %s again.", gpio_led_name(p),
+			 p->chip_name, value ? "on" : "off");
+	p->lost = false;
+	gpio_line_describe(p, desc, sizeof(desc));
+	gpio_report(p, true, LOG_INFO, NULL, "attached to %s%s", desc, how);
+}
+
+/* Find chip and line (chip_name, line_offset) without requesting it: 1 on a chip of the scan
+ * (a group may request it), 0 on another (a path), -1 when not (the state says why). */
+int gpio_line_resolve(struct gpio_backend *p)
+{
+	struct chip_view v = {.chip = NULL};
+	char desc[160];
+	int r = attach_chip(p, &v) && attach_line(p, &v, desc, sizeof(desc)) ? v.e != NULL : -1;
+
+	chip_view_done(&v);
+	return r;
+}
+
 /* Find chip and line and request it with the LED's current value. Whatever fails becomes the
  * state; chip events and line releases call this again. */
 void gpio_try_attach(struct gpio_backend *p)
@@ -466,18 +505,12 @@ void gpio_try_attach(struct gpio_backend *p)
 	char desc[160];
 	int value;
 
-	if (p->request)
+	if (p->request || p->group || p->joining)
 		return;
 	gpio_busy_stop(p);
 	value = gpio_wanted_value(p, p->brightness);
 	if (attach_chip(p, &v) && attach_line(p, &v, desc, sizeof(desc)) &&
-	    attach_request(p, &v, desc, value)) {
-		p->value = value;
-		if (p->lost)
-			log_info("%s: gpio: %s is back, line driven %s again.", gpio_led_name(p),
-				 p->chip_name, value ? "on" : "off");
-		p->lost = false;
-		gpio_report(p, true, LOG_INFO, NULL, "attached to %s", desc);
-	}
+	    attach_request(p, &v, desc, value))
+		gpio_line_attached(p, value, "");
 	chip_view_done(&v);
 }

@@ -8,9 +8,22 @@
 const char *gpio_led_name(const struct gpio_backend *p);
 /* The line's logical value for a brightness (gpio.threshold). */
 int gpio_wanted_value(const struct gpio_backend *p, unsigned brightness);
+/* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
+ * hint (may be NULL) is advice for the log only. */
+void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint, const char *format,
+		 ...) _printf_(5, 6);
+/* "line 'NAME' (3) on gpiochip0" or "line 3 on gpiochip0" (resolved lines). */
+void gpio_line_describe(const struct gpio_backend *p, char *buf, size_t size);
+/* Add p's line with its settings (output, value, drive, bias, active-low) to lc. */
+int gpio_line_config_add(const struct gpio_backend *p, struct gpiod_line_config *lc, int value);
+/* The line is requested and shows value: the state says so (how: "" or more about it). */
+void gpio_line_attached(struct gpio_backend *p, int value, const char *how);
 void gpio_busy_stop(struct gpio_backend *p);
 void gpio_request_drop(struct gpio_backend *p);
+/* Find chip and line without requesting: 1 on a scanned chip, 0 on another, -1 not found. */
+int gpio_line_resolve(struct gpio_backend *p);
 /* Find the chip and line and request it, or wait (for the chip, for the line's holder). */
 void gpio_try_attach(struct gpio_backend *p);
-/* The chip of p's request went away: p waits for it to come back. */
+/* The chip of p's request (its own or its group's) went away: p waits for it to come back.
+ * Drops p's own request; a group member leaves its group after this (gpio-group.c). */
 void gpio_chip_gone(struct gpio_backend *p);

@@ -9,6 +9,9 @@
 
 #include "backend.h"
 
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_line_config *, gpiod_line_config_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct gpiod_request_config *, gpiod_request_config_free)
+
 #define GPIO_CONSUMER_MAX 31 /* the kernel's GPIO_MAX_NAME_SIZE minus the NUL */
 
 enum gpio_on_exit {
@@ -17,6 +20,7 @@ enum gpio_on_exit {
 };
 
 struct gpio_watcher;
+struct gpio_group;
 
 struct gpio_backend {
 	/* configuration; 0 in an enum means "not set": the default applies */
@@ -29,6 +33,7 @@ struct gpio_backend {
 	enum gpiod_line_bias bias;
 	unsigned threshold;
 	enum gpio_on_exit on_exit;
+	bool share; /* gpio.share: may share one line request with lines of its chip */
 	/* gpio.lines = R G B: a multicolour LED, one line per colour channel, names or offsets
 	 * as written (instead of line/offset above) */
 	char **lines;
@@ -45,7 +50,12 @@ struct gpio_backend {
 	struct led_backend *self;
 	struct gpio_watcher *watcher;
 	struct gpio_backend *next; /* in watcher->backends */
-	struct gpiod_line_request *request;
+	struct gpiod_line_request *request; /* its own request; NULL while in a group */
+	struct gpio_group *group;	    /* gpio.share: the request it shares, or NULL */
+	unsigned group_index;		    /* its line's place in group->members */
+	bool joining;			    /* resolved, waiting in watcher->joining */
+	bool solo;			    /* a group request failed: a request of its own */
+	struct gpio_backend *join_next;
 	char *chip_name;	      /* "gpiochip0" of the request (or of busy_chip) */
 	unsigned line_offset;	      /* resolved offset in chip_name */
 	unsigned brightness;	      /* the LED's latest: what a late request drives */
@@ -81,4 +91,28 @@ struct gpio_watcher {
 	struct gpio_chip_entry *chips;
 	size_t n_chips;
 	bool chips_valid;
+	/* gpio.share (gpio-group.c): lines resolved and waiting to be requested together, the
+	 * groups, and the deferred passes that request the waiting ones and write the changed */
+	struct gpio_backend *joining;
+	struct gpio_group *groups;
+	sd_event_source *join_pass;
+	sd_event_source *write_pass;
+};
+
+#define GPIO_GROUP_MAX 64 /* lines in one kernel line request (GPIO_V2_LINES_MAX) */
+
+/* One line request shared by gpio.share lines of one chip: their changes of one wakeup are
+ * written with one ioctl. The kernel releases a request only whole, so a member leaving makes
+ * the group request the others again. */
+struct gpio_group {
+	struct gpio_watcher *watcher;
+	struct gpio_group *next; /* in watcher->groups */
+	char *chip_name;
+	struct gpiod_line_request *request;
+	struct gpio_backend *members[GPIO_GROUP_MAX];
+	unsigned offsets[GPIO_GROUP_MAX];
+	enum gpiod_line_value values[GPIO_GROUP_MAX];
+	unsigned n_members;
+	bool dirty;	   /* values changed since the last write */
+	bool left;	   /* a member left: request the rest again */
 };

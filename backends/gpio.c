@@ -6,6 +6,7 @@
 
 #include "gpio-chips.h"
 #include "gpio-conf.h"
+#include "gpio-group.h"
 #include "gpio-line.h"
 #include "log.h"
 #include "string-util.h"
@@ -18,7 +19,7 @@ static void line_attach(struct gpio_backend *p, struct led_backend *b, unsigned 
 	p->value = -1;
 	p->brightness = brightness;
 	gpio_watcher_add(b->ctx.shared, p);
-	gpio_try_attach(p);
+	gpio_group_attach(p);
 }
 
 /* gpio.lines: a line instance per channel, configured like the backend but for its line. */
@@ -38,6 +39,7 @@ static int channels_attach(struct gpio_backend *p, struct led_backend *b)
 		    .bias = p->bias,
 		    .threshold = p->threshold,
 		    .on_exit = p->on_exit,
+		    .share = p->share,
 		    .parent = p,
 		};
 		if (safe_atou(p->lines[i], &v) >= 0 && p->lines[i][0] >= '0' &&
@@ -73,7 +75,13 @@ static int gpio_attach(struct led_backend *b)
 static int gpio_drive(struct gpio_backend *p, int value)
 {
 	/* Dimming changes brightness often and the line rarely: only changes reach the kernel. */
-	if (!p->request || value == p->value)
+	if (value == p->value)
+		return 0;
+	if (p->group) {
+		gpio_group_set(p, value);
+		return 0;
+	}
+	if (!p->request)
 		return 0;
 	if (gpiod_line_request_set_value(p->request, p->line_offset,
 					 value ? GPIOD_LINE_VALUE_ACTIVE
@@ -170,11 +178,12 @@ static int gpio_set(struct led_backend *b, unsigned brightness)
 
 static void line_detach(struct gpio_backend *p)
 {
-	gpio_watcher_remove(p);
+	struct gpiod_line_request *request = p->group ? p->group->request : p->request;
+
 	gpio_busy_stop(p);
 	blink_stop(p);
-	if (p->request && p->on_exit == GPIO_ON_EXIT_OFF && p->value != 0) {
-		if (gpiod_line_request_set_value(p->request, p->line_offset,
+	if (request && p->on_exit == GPIO_ON_EXIT_OFF && p->value != 0) {
+		if (gpiod_line_request_set_value(request, p->line_offset,
 						 GPIOD_LINE_VALUE_INACTIVE) < 0)
 			log_debug_errno(errno, "%s: gpio: failed to turn line %u on %s off: %m",
 					gpio_led_name(p), p->line_offset, p->chip_name);
@@ -183,10 +192,12 @@ static void line_detach(struct gpio_backend *p)
 			    "%s: gpio: line %u on %s driven off before release (on_exit = off).",
 			    gpio_led_name(p), p->line_offset, p->chip_name);
 	}
-	if (p->request)
+	if (request)
 		log_debug("%s: gpio: releasing line %u on %s.", gpio_led_name(p), p->line_offset,
 			  p->chip_name);
+	gpio_group_leave(p);
 	gpio_request_drop(p);
+	gpio_watcher_remove(p);
 	free(p->chip_name);
 	p->chip_name = NULL;
 	p->lost = false;
@@ -210,7 +221,18 @@ static void gpio_detach(struct led_backend *b)
 
 static int gpio_shared_new(sd_event *event, const char *dev_dir, void **ret)
 {
-	return gpio_watcher_new(event, dev_dir, gpio_chip_gone, gpio_try_attach, ret);
+	return gpio_watcher_new(event, dev_dir, gpio_group_chip_gone, gpio_group_attach, ret);
+}
+
+static void gpio_shared_flush(void *shared)
+{
+	gpio_groups_flush(shared);
+}
+
+static void gpio_shared_free(void *shared)
+{
+	gpio_groups_free(shared);
+	gpio_watcher_free(shared);
 }
 
 const struct backend_ops backend_gpio = {
@@ -218,7 +240,8 @@ const struct backend_ops backend_gpio = {
     .hardware = true,
     .priv_size = sizeof(struct gpio_backend),
     .shared_new = gpio_shared_new,
-    .shared_free = gpio_watcher_free,
+    .shared_flush = gpio_shared_flush,
+    .shared_free = gpio_shared_free,
     .parse = gpio_parse,
     .verify = gpio_verify,
     .claim = gpio_claim,

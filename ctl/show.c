@@ -140,8 +140,9 @@ static int show_some(struct ctl *c, const char *path, const char *iface, const c
 	return 0;
 }
 
-/* LED NAME's properties, or uledsd's (the Manager's) for NULL. */
-static int show_object(struct ctl *c, const char *name)
+/* LED NAME's properties, or uledsd's (the Manager's) for NULL; SEPARATE: a blank line first, once
+ * the LED is found (an unknown name's error follows the LED before it directly). */
+static int show_object(struct ctl *c, const char *name, bool separate)
 {
 	_cleanup_free_ char *path = NULL, *what = NULL;
 	int r;
@@ -153,6 +154,8 @@ static int show_object(struct ctl *c, const char *name)
 	r = ctl_led_path(c, name, &path);
 	if (r != 0)
 		return r;
+	if (separate)
+		putchar('\n'); /* a blank line between LEDs, as systemctl show has */
 	if (asprintf(&what, "LED %s", name) < 0)
 		return ctl_fail(c, CTL_EXIT_FAILURE, "Out of memory.");
 	return c->show_props ? show_some(c, path, ULEDSD_LED_IFACE, what, name)
@@ -164,11 +167,8 @@ int cmd_show(struct ctl *c, char **args, size_t n)
 	int r = 0;
 
 	if (n == 0)
-		return show_object(c, NULL);
-	for (size_t i = 0; i < n && r == 0; i++) {
-		if (i > 0 && !c->show_value)
-			putchar('\n'); /* a blank line between LEDs, as systemctl show has */
-		r = show_object(c, args[i]);
-	}
+		return show_object(c, NULL, false);
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = show_object(c, args[i], i > 0 && !c->show_value);
 	return r;
 }

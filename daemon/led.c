@@ -292,6 +292,11 @@ void led_context_done(struct led_context *ctx)
 	ctx->uleds_path = ctx->sysfs_leds = ctx->dev_dir = NULL;
 }
 
+void led_context_flush(struct led_context *ctx)
+{
+	backend_shared_flush(ctx->backend_shared);
+}
+
 int led_context_listen(struct led_context *ctx, const struct led_listener *listener)
 {
 	if (ctx->n_listeners == LED_LISTENERS_MAX)

@@ -15,6 +15,9 @@
 int led_context_init(struct led_context *ctx, sd_event *event);
 /* Free what the context holds; its LEDs are gone already. */
 void led_context_done(struct led_context *ctx);
+/* The LEDs of a batch (the start, a reload, a created LED) are made: the backends finish what
+ * their attach left for later (gpio.share's shared requests), before READY=1 or a reply. */
+void led_context_flush(struct led_context *ctx);
 /* Follow every LED of ctx: -E2BIG when LED_LISTENERS_MAX listen already. */
 int led_context_listen(struct led_context *ctx, const struct led_listener *listener);
 

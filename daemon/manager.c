@@ -448,6 +448,7 @@ int manager_start(struct manager *m)
 	/* Stored fds of LEDs that are no longer configured: let them go. */
 	fdstore_release_unused(m->fdstore, c);
 	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
+	led_context_flush(&m->led_ctx);
 	malloc_trim(0);
 	fdstore_flush(m->fdstore); /* before READY=1: a crash from then on finds every LED kept */
 	log_info("Ready: %s.", manager_status(m));
@@ -557,6 +558,7 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	}
 	m->reloading = false;
 	m->n_reloads++;
+	led_context_flush(&m->led_ctx);
 	fdstore_flush(m->fdstore); /* the new LEDs are kept when READY=1 says the reload is done */
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));

@@ -356,6 +356,7 @@ int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_m
 		led_free(l);
 		return r;
 	}
+	led_context_flush(&m->led_ctx);
 	TAKE_PTR(track);
 	TAKE_PTR(record);
 	log_info("%s: transient LED created%s.", l->name,

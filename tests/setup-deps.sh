@@ -21,7 +21,7 @@ apt-get "${apt_lock[@]}" install -y -q --no-install-recommends \
 	systemd dbus dbus-daemon util-linux procps kmod xz-utils cpio busybox-static \
 	qemu-system-x86 bc jq valgrind gcc-12-multilib libxml2-utils librsvg2-bin \
 	libgtk-4-dev librsvg2-common fonts-dejavu-core xvfb x11-apps imagemagick xdotool \
-	polkitd weston cage xwayland iproute2 libglib2.0-bin zsh fish \
+	polkitd weston cage xwayland iproute2 libglib2.0-bin zsh fish strace \
 	dpkg-dev debhelper dh-dkms fakeroot lintian debootstrap
 # pkg/release, not -t: -t would also move systemd and friends to backports versions.
 # dkms here, so the headers it depends on are the backports ones of the same transaction.

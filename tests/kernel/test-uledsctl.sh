@@ -298,6 +298,10 @@ expect 1 "show -p of a property that does not exist" show ctltest:green:sig -p b
 assert_true "show -p brightness: names it and says what lists them ($err)" \
 	grep -q "LED ctltest:green:sig has no property 'brightness'; 'uledsctl show ctltest:green:sig' lists them" <<<"$err"
 expect 4 "show of an LED that does not exist" show ctltest:no:such
+"$ctl" show ctltest:green:sig ctltest:no:such -p Name >"$work/out" 2>/dev/null
+assert_eq 4 "$?" "show of a known LED, then an unknown one: exit 4"
+assert_eq 'Name=ctltest:green:sig\n' "$(od -An -c "$work/out" | tr -d ' \n')" \
+	"show A unknown: A's line, no blank line before the error"
 nobody "$ctl" show ctltest:red:quiet >/dev/null
 assert_eq 0 "$?" "anyone may show"
 
