@@ -12,6 +12,7 @@ build=$ULEDSD_BUILD_ROOT
 uledsd=$build/daemon/uledsd
 measure=$build/bench/bench-measure
 baseline=$build/bench/bench-baseline
+trivial=$build/bench/bench-trivial
 out=$build/bench/results.jsonl
 work=$(mktemp -d)
 logs=$build/bench/logs
@@ -183,6 +184,13 @@ result "{\"kind\":\"meta\",\"kernel\":\"$(uname -r)\",\"cpus\":$(nproc),\"quick\
 # --- scale: start-up time and RSS ----------------------------------------------------------
 big_full_pid=
 want scale || SCALES=
+if [ -n "$SCALES" ]; then
+	# exec, linking and READY=1 of a program that does nothing: 3 runs, the median is used.
+	for i in 1 2 3; do
+		spawn "trivial-$i" "$trivial"
+		stop "$SPAWN_PID"
+	done
+fi
 for n in $SCALES; do
 	log "scale: $n LEDs"
 	result "$(M register "$n")"

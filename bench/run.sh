@@ -40,7 +40,7 @@ else
 	ninja -C "$build"
 fi
 build=$(cd "$build" && pwd -P)
-for f in daemon/uledsd bench/bench-measure bench/bench-baseline; do
+for f in daemon/uledsd bench/bench-measure bench/bench-baseline bench/bench-trivial; do
 	[ -x "$build/$f" ] || { echo "bench/run.sh: $build/$f was not built (GPIO backend off?)" >&2; exit 1; }
 done
 

@@ -179,13 +179,24 @@ static void notify_status_changed(struct manager *m)
 		notify_status(m, "");
 }
 
-/* Logs an error of the (re)load and keeps it for the caller (D-Bus Reload returns them). */
-static void report(struct manager *m, char ***errors, size_t *n_errors, const char *msg)
+/* The errors of one start or reload: LoadErrors keeps them, D-Bus Reload returns them. */
+struct load_errors {
+	char **errors;
+	size_t n;
+};
+
+static void load_errors_done(struct load_errors *e)
+{
+	e->errors = strv_free(e->errors);
+	e->n = 0;
+}
+
+/* Logs an error of the (re)load and keeps it in e. */
+static void report(struct manager *m, struct load_errors *e, const char *msg)
 {
 	log_error("%s", msg);
 	m->n_errors++;
-	if (errors)
-		(void)strv_push(errors, n_errors, strdup(msg));
+	(void)strv_push(&e->errors, &e->n, strdup(msg));
 }
 
 static bool stored_led_matches(struct manager *m, struct led_conf *lc)
@@ -210,7 +221,7 @@ static void wait_led_gone(struct manager *m, const char *name)
 		usleep(10000);
 }
 
-static int manager_add_led(struct manager *m, struct led_conf *lc, char ***errors, size_t *n_errors)
+static int manager_add_led(struct manager *m, struct led_conf *lc, struct load_errors *e)
 {
 	_cleanup_free_ char *err = NULL, *adopted = NULL;
 	struct led **nl, *l;
@@ -238,11 +249,11 @@ static int manager_add_led(struct manager *m, struct led_conf *lc, char ***error
 		/* systemd still holds a copy of the fd: without this the LED would stay. */
 		if (adopted)
 			fdstore_forget(m->fdstore, adopted, -1);
-		report(m, errors, n_errors, err ? err : "Failed to create an LED: out of memory");
+		report(m, e, err ? err : "Failed to create an LED: out of memory");
 		return r;
 	}
 	if (r > 0) /* created; its trigger waits for its module */
-		report(m, errors, n_errors, err);
+		report(m, e, err);
 	/* Adoption matters after a crash; plain creation of 1000 LEDs would flood the journal. */
 	log_full(fd >= 0 ? LOG_INFO : LOG_DEBUG, "%s: %s (max_brightness %u, brightness %u%s%s).",
 		 l->name, fd >= 0 ? "adopted from the fd store" : "created", l->max_brightness,
@@ -265,7 +276,7 @@ static void log_no_files(struct manager *m)
 		    dirs);
 }
 
-static int load_conf(struct manager *m, struct conf **ret, char ***errors, size_t *n_errors)
+static int load_conf(struct manager *m, struct conf **ret, struct load_errors *e)
 {
 	struct conf *c;
 	int r;
@@ -274,7 +285,7 @@ static int load_conf(struct manager *m, struct conf **ret, char ***errors, size_
 	if (r < 0)
 		return log_error_errno(r, "Failed to read the configuration: %m");
 	for (size_t i = 0; i < c->n_errors; i++)
-		report(m, errors, n_errors, c->errors[i]);
+		report(m, e, c->errors[i]);
 	if (c->n_files == 0)
 		log_no_files(m);
 	/* The trust model and the names of this configuration apply from now on. */
@@ -408,7 +419,7 @@ static const char *kernel_release(void)
 int manager_start(struct manager *m)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
-	size_t n_errors = 0;
+	_cleanup_(load_errors_done) struct load_errors e = {NULL, 0};
 	struct stat st;
 	int r;
 
@@ -430,7 +441,7 @@ int manager_start(struct manager *m)
 
 	(void)fdstore_collect(m->fdstore, &m->led_ctx);
 	m->n_errors = 0;
-	r = load_conf(m, &c, &m->load_errors, &n_errors);
+	r = load_conf(m, &c, &e);
 	if (r < 0)
 		return r;
 	r = preflight_can_run(m->led_ctx.uleds_path, m->led_ctx.sysfs_leds, c, m->fdstore);
@@ -438,8 +449,10 @@ int manager_start(struct manager *m)
 		return r;
 	preflight_check_nofile(c);
 	for (size_t i = 0; i < c->n_leds; i++)
-		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &m->load_errors, &n_errors) == -ENOMEM)
+		if (manager_add_led(m, TAKE_PTR(c->leds[i]), &e) == -ENOMEM)
 			return log_oom();
+	strv_free(m->load_errors);
+	m->load_errors = TAKE_PTR(e.errors);
 	/* main.c: the --keep LEDs of a crashed uledsd, after the configured ones; then D-Bus,
 	 * once the LEDs exist: their objects are in place before the name is taken, so no
 	 * InterfacesAdded is sent for them (1000 such messages cost seconds and megabytes). */
@@ -455,12 +468,6 @@ int manager_start(struct manager *m)
 	notify_status(m, "READY=1\n");
 	return 0;
 }
-
-/* The errors of one reload, returned by D-Bus Reload. */
-struct reload_errors {
-	char **errors;
-	size_t n;
-};
 
 /* Removed and recreated LEDs go first: their names and resources become free. */
 static void reload_remove(struct manager *m, struct conf *c)
@@ -493,7 +500,7 @@ static void reload_remove(struct manager *m, struct conf *c)
 		wait_led_gone(m, recreated[i]);
 }
 
-static void report_transient_holds(struct manager *m, struct led_conf *nc, struct reload_errors *e)
+static void report_transient_holds(struct manager *m, struct led_conf *nc, struct load_errors *e)
 {
 	_cleanup_free_ char *msg = NULL;
 
@@ -502,11 +509,11 @@ static void report_transient_holds(struct manager *m, struct led_conf *nc, struc
 		     "the first reload after that LED is removed (uledsctl remove %s).",
 		     nc->file, nc->line, nc->name, nc->name) < 0)
 		return;
-	report(m, &e->errors, &e->n, msg);
+	report(m, e, msg);
 }
 
 /* Updates in place, which may free resources (a GPIO line) a new LED wants; then new LEDs. */
-static void reload_update_add(struct manager *m, struct conf *c, struct reload_errors *e)
+static void reload_update_add(struct manager *m, struct conf *c, struct load_errors *e)
 {
 	/* The LEDs before this pass: an update changes none of them, and each name of the new
 	 * configuration is added at most once, so the copy stays right for both loops. */
@@ -530,16 +537,16 @@ static void reload_update_add(struct manager *m, struct conf *c, struct reload_e
 		}
 		log_info("%s: settings changed, updating in place.", l->name);
 		if (led_update(l, TAKE_PTR(c->leds[i]), &err) < 0)
-			report(m, &e->errors, &e->n, err ? err : "Failed to update an LED");
+			report(m, e, err ? err : "Failed to update an LED");
 	}
 	for (size_t i = 0; i < c->n_leds; i++)
 		if (c->leds[i] && !find_led(m->leds, m->n_leds, sorted, n_sorted, c->leds[i]->name))
-			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), &e->errors, &e->n);
+			(void)manager_add_led(m, TAKE_PTR(c->leds[i]), e);
 }
 
 int manager_reload(struct manager *m, char ***ret_errors)
 {
-	struct reload_errors e = {NULL, 0};
+	_cleanup_(load_errors_done) struct load_errors e = {NULL, 0};
 	_cleanup_(conf_freep) struct conf *c = NULL;
 	int r;
 
@@ -547,8 +554,8 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	manager_notify(m, "RELOADING=1\nSTATUS=Reloading the configuration.");
 	m->reloading = true;
 	m->n_errors = 0;
-	e.errors = calloc(1, sizeof(char *));
-	r = e.errors ? load_conf(m, &c, &e.errors, &e.n) : -ENOMEM;
+	e.errors = calloc(1, sizeof(char *)); /* an empty LoadErrors, not NULL */
+	r = e.errors ? load_conf(m, &c, &e) : -ENOMEM;
 	/* Even when nothing could be read: READY=1 must follow RELOADING=1. */
 	if (r >= 0) {
 		reload_remove(m, c);
