@@ -48,8 +48,12 @@ static void channels_report(struct gpio_backend *p)
 	(void)led_backend_set_state(p->self, ok, "%s", buf);
 }
 
-void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint, const char *format,
-		 ...)
+/* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
+ * hint (may be NULL) is advice for the log only. */
+static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
+			const char *format, ...) _printf_(5, 6);
+static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
+			const char *format, ...)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct led_backend *b = p->self;

@@ -8,10 +8,6 @@
 const char *gpio_led_name(const struct gpio_backend *p);
 /* The line's logical value for a brightness (gpio.threshold). */
 int gpio_wanted_value(const struct gpio_backend *p, unsigned brightness);
-/* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
- * hint (may be NULL) is advice for the log only. */
-void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint, const char *format,
-		 ...) _printf_(5, 6);
 /* "line 'NAME' (3) on gpiochip0" or "line 3 on gpiochip0" (resolved lines). */
 void gpio_line_describe(const struct gpio_backend *p, char *buf, size_t size);
 /* Add p's line with its settings (output, value, drive, bias, active-low) to lc. */

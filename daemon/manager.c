@@ -460,8 +460,8 @@ int manager_start(struct manager *m)
 		m->hooks.started(m);
 	/* Stored fds of LEDs that are no longer configured: let them go. */
 	fdstore_release_unused(m->fdstore, c);
-	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
 	led_context_flush(&m->led_ctx);
+	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
 	malloc_trim(0);
 	fdstore_flush(m->fdstore); /* before READY=1: a crash from then on finds every LED kept */
 	log_info("Ready: %s.", manager_status(m));
