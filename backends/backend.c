@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The generic part of a backend instance (state, attach, detach), and the per-manager state
+/* The generic part of a backend instance (status, attach, detach), and the per-manager state
  * of backend types. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,7 +40,7 @@ struct led_backend *led_backend_free(struct led_backend *b)
 	if (b->ops->free_priv && b->priv)
 		b->ops->free_priv(b);
 	free(b->priv);
-	free(b->state);
+	free(b->status);
 	free(b->file);
 	free(b);
 	return NULL;
@@ -55,11 +55,11 @@ int led_backend_attach(struct led_backend *b, const struct backend_context *ctx)
 	b->attached = true;
 	r = b->ops->attach(b);
 	if (r < 0) {
-		(void)led_backend_set_state(b, false, "failed: %s", strerror(-r));
+		(void)led_backend_set_status(b, false, "failed: %s", strerror(-r));
 		return r;
 	}
-	if (!b->state)
-		led_backend_set_state(b, true, "attached");
+	if (!b->status)
+		led_backend_set_status(b, true, "attached");
 	return 0;
 }
 
@@ -70,21 +70,21 @@ void led_backend_detach(struct led_backend *b)
 	b->ops->detach(b);
 	b->attached = false;
 	/* The LED and its callbacks may be gone after this: nothing reaches them any more. */
-	b->ctx.state_changed = NULL;
+	b->ctx.status_changed = NULL;
 	b->ctx.signal_brightness = NULL;
 }
 
 void led_backend_report(struct led_backend *b, bool ok, int level, const char *hint,
 			const char *msg)
 {
-	if (b->state && b->ok == ok && streq(b->state, msg))
+	if (b->status && b->ok == ok && streq(b->status, msg))
 		return;
 	log_full(level, "%s: %s: %s%s%s.", b->ctx.led_name ? b->ctx.led_name : "?", b->ops->name,
 		 msg, hint ? ". " : "", hint ? hint : "");
-	(void)led_backend_set_state(b, ok, "%s", msg);
+	(void)led_backend_set_status(b, ok, "%s", msg);
 }
 
-int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
+int led_backend_set_status(struct led_backend *b, bool ok, const char *format, ...)
 {
 	char *s;
 	va_list ap;
@@ -95,17 +95,17 @@ int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ..
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
-	/* The same state again is no news: a retry that fails alike at every chip event must
+	/* The same status again is no news: a retry that fails alike at every chip event must
 	 * not signal the bus each time. */
-	if (b->state && b->ok == ok && streq(b->state, s)) {
+	if (b->status && b->ok == ok && streq(b->status, s)) {
 		free(s);
 		return 0;
 	}
-	free(b->state);
-	b->state = s;
+	free(b->status);
+	b->status = s;
 	b->ok = ok;
-	if (b->ctx.state_changed)
-		b->ctx.state_changed(b, b->ctx.userdata);
+	if (b->ctx.status_changed)
+		b->ctx.status_changed(b, b->ctx.userdata);
 	return 0;
 }
 

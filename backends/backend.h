@@ -25,9 +25,9 @@ struct backend_context {
 	const unsigned *intensity;
 	void *shared;	     /* this backend type's per-manager state (ops->shared_new), or NULL */
 
-	/* The LED's side (each may be NULL): the backend's state changed; a bus signal for
+	/* The LED's side (each may be NULL): the backend's status changed; a bus signal for
 	 * the brightness is due (backends with ops->bus_signals only). */
-	void (*state_changed)(struct led_backend *b, void *userdata);
+	void (*status_changed)(struct led_backend *b, void *userdata);
 	void (*signal_brightness)(struct led_backend *b, void *userdata);
 	void *userdata;
 };
@@ -71,7 +71,7 @@ struct backend_ops {
 	char *(*sysfs_writes)(const struct led_backend *b, const char *sysfs);
 
 	/* Bring the backend to life (b->ctx is set). A missing resource (a GPIO chip that is
-	 * not there yet) is not an error: the backend records it in its state and returns 0.
+	 * not there yet) is not an error: the backend puts it in its status and returns 0.
 	 * Returns -errno only when it cannot work at all. */
 	int (*attach)(struct led_backend *b);
 	/* The LED's brightness changed (or is being driven initially). Ends a blink. */
@@ -92,8 +92,8 @@ struct led_backend {
 	const struct backend_ops *ops;
 	struct backend_context ctx; /* set by led_backend_attach() */
 	bool attached;
-	char *state; /* human-readable: "attached", "waiting for gpiochip3", ... */
-	bool ok;     /* the backend is working (state says why not otherwise) */
+	char *status; /* human-readable: "attached", "waiting for gpiochip3", ... */
+	bool ok;     /* the backend is working (status says why not otherwise) */
 	unsigned n_channels; /* the LED's colour channels (0: plain), known to verify() */
 	char *file;  /* where it was configured, for messages */
 	unsigned line;
@@ -106,13 +106,13 @@ int led_backend_new(const struct backend_ops *ops, const char *file, unsigned li
 struct led_backend *led_backend_free(struct led_backend *b);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct led_backend *, led_backend_free)
 
-/* Copy ctx into b and attach. A failure is recorded in the state too. */
+/* Copy ctx into b and attach. A failure is recorded in the status too. */
 int led_backend_attach(struct led_backend *b, const struct backend_context *ctx);
 void led_backend_detach(struct led_backend *b);
-/* Record the backend's state and tell the LED (ctx.state_changed). Returns 0. */
-int led_backend_set_state(struct led_backend *b, bool ok, const char *format, ...)
+/* Record the backend's status and tell the LED (ctx.status_changed). Returns 0. */
+int led_backend_set_status(struct led_backend *b, bool ok, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
-/* Set the state and log "LED: BACKEND: msg[. hint]." at level, only when the state changed:
+/* Set the status and log "LED: BACKEND: msg[. hint]." at level, only when the status changed:
  * a retry that fails alike stays quiet. hint (may be NULL) is advice for the log only. */
 void led_backend_report(struct led_backend *b, bool ok, int level, const char *hint,
 			const char *msg);

@@ -58,7 +58,7 @@ static int dbus_attach(struct led_backend *b)
 
 	(void)dbus_verify(b, NULL);
 	ratelimit_init(&p->rl, p->max_rate, "dbus-ratelimit", dbus_fire, b);
-	return led_backend_set_state(b, true, "attached, at most %u signals/s", p->max_rate);
+	return led_backend_set_status(b, true, "attached, at most %u signals/s", p->max_rate);
 }
 
 static int dbus_set(struct led_backend *b, unsigned brightness _unused_)

@@ -318,7 +318,7 @@ int gpio_verify(struct led_backend *b, char **ret_error)
 
 /* Keyed by gpio_chip_key(): "/dev/gpiochip0" and "gpiochip0" clash. A label and the chip name
  * it stands for cannot be matched before the chip exists: the kernel refuses the second
- * request then (EBUSY), which the state reports. */
+ * request then (EBUSY), which the status reports. */
 char *gpio_claim(const struct led_backend *b)
 {
 	const struct gpio_backend *p = b->priv;

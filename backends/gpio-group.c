@@ -218,7 +218,7 @@ void gpio_group_attach(struct gpio_backend *p)
 		gpio_busy_stop(p);
 		r = gpio_line_resolve(p);
 		if (r < 0)
-			return; /* the state says what is missing; chip events retry */
+			return; /* the status says what is missing; chip events retry */
 		if (r > 0) {
 			p->joining = true;
 			p->join_next = w->joining;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The gpio backend's line: finds chip and line (by name, label or offset), requests it, waits
- * for a busy line or a missing chip, and reports each state once. */
+ * for a busy line or a missing chip, and reports each status once. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ int gpio_wanted_value(const struct gpio_backend *p, unsigned brightness)
 	return brightness >= (p->threshold ? p->threshold : 1);
 }
 
-/* gpio.lines: the backend works when every line does; its state lists each line's. */
+/* gpio.lines: the backend works when every line does; its status lists each line's. */
 static void channels_report(struct gpio_backend *p)
 {
 	char buf[1024] = "";
@@ -41,14 +41,14 @@ static void channels_report(struct gpio_backend *p)
 		ok = ok && c->channel_ok;
 		len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0,
 					"%s%s", i ? "; " : "",
-					c->channel_state ? c->channel_state : "starting");
+					c->channel_status ? c->channel_status : "starting");
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
 	}
-	(void)led_backend_set_state(p->self, ok, "%s", buf);
+	(void)led_backend_set_status(p->self, ok, "%s", buf);
 }
 
-/* Record the state; log it only when it changed, so a retry that fails alike stays quiet.
+/* Record the status; log it only when it changed, so a retry that fails alike stays quiet.
  * hint (may be NULL) is advice for the log only. */
 static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *hint,
 			const char *format, ...) _printf_(5, 6);
@@ -64,16 +64,16 @@ static void gpio_report(struct gpio_backend *p, bool ok, int level, const char *
 		msg = NULL;
 	va_end(ap);
 	if (!msg) {
-		(void)led_backend_set_state(b, false, "out of memory");
+		(void)led_backend_set_status(b, false, "out of memory");
 		return;
 	}
 	if (p->parent) {
-		if (p->channel_state && p->channel_ok == ok && streq(p->channel_state, msg))
+		if (p->channel_status && p->channel_ok == ok && streq(p->channel_status, msg))
 			return;
 		log_full(level, "%s: gpio: %s%s%s.", gpio_led_name(p), msg, hint ? ". " : "",
 			 hint ? hint : "");
-		free(p->channel_state);
-		p->channel_state = TAKE_PTR(msg);
+		free(p->channel_status);
+		p->channel_status = TAKE_PTR(msg);
 		p->channel_ok = ok;
 		channels_report(p->parent);
 		return;
@@ -182,7 +182,7 @@ static int chip_find_failed(struct gpio_backend *p, size_t n_found, const char *
 
 /* The chip of p. From the scan (*ret_entry set, the chip borrowed from it: valid until the
  * next chip event) or opened for the caller (*ret_entry NULL, the caller closes it).
- * Returns -errno with *ret_why saying what is missing (for the state). */
+ * Returns -errno with *ret_why saying what is missing (for the status). */
 static int chip_find(struct gpio_backend *p, struct gpiod_chip **ret_chip,
 		     const struct gpio_chip_entry **ret_entry, char **ret_why)
 {
@@ -365,7 +365,7 @@ static char *missing_chip_hint(struct gpio_backend *p)
 	return s;
 }
 
-/* Find the chip and record its name in p->chip_name. false: the state says why not. */
+/* Find the chip and record its name in p->chip_name. false: the status says why not. */
 static bool attach_chip(struct gpio_backend *p, struct chip_view *v)
 {
 	_cleanup_free_ char *why = NULL, *hint = NULL;
@@ -406,7 +406,7 @@ static bool attach_chip(struct gpio_backend *p, struct chip_view *v)
 	return true;
 }
 
-/* Resolve gpio.line to p->line_offset and describe it in desc. false: the state says why not. */
+/* Resolve gpio.line to p->line_offset and describe it in desc. false: the status says why not. */
 static bool attach_line(struct gpio_backend *p, struct chip_view *v, char *desc, size_t size)
 {
 	const struct gpio_chip_entry *e = v->e;
@@ -490,7 +490,7 @@ void gpio_line_attached(struct gpio_backend *p, int value, const char *how)
 }
 
 /* Find chip and line (chip_name, line_offset) without requesting it: 1 on a chip of the scan
- * (a group may request it), 0 on another (a path), -1 when not (the state says why). */
+ * (a group may request it), 0 on another (a path), -1 when not (the status says why). */
 int gpio_line_resolve(struct gpio_backend *p)
 {
 	struct chip_view v = {.chip = NULL};
@@ -502,7 +502,7 @@ int gpio_line_resolve(struct gpio_backend *p)
 }
 
 /* Find chip and line and request it with the LED's current value. Whatever fails becomes the
- * state; chip events and line releases call this again. */
+ * status; chip events and line releases call this again. */
 void gpio_try_attach(struct gpio_backend *p)
 {
 	struct chip_view v = {.chip = NULL};

@@ -45,7 +45,7 @@ struct gpio_backend {
 	 * brightness; configuration borrowed from this one, states joined into its state */
 	struct gpio_backend *channels;
 	struct gpio_backend *parent;
-	char *channel_state; /* a channel's own state, NULL until it has one */
+	char *channel_status; /* a channel's own state, NULL until it has one */
 	bool channel_ok;
 	struct led_backend *self;
 	struct gpio_watcher *watcher;

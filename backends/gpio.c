@@ -213,7 +213,7 @@ static void gpio_detach(struct led_backend *b)
 	}
 	for (unsigned i = 0; i < p->n_lines; i++) {
 		line_detach(&p->channels[i]);
-		free(p->channels[i].channel_state);
+		free(p->channels[i].channel_status);
 	}
 	free(p->channels);
 	p->channels = NULL;

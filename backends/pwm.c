@@ -104,9 +104,9 @@ static int find_chip(struct pwm_backend *p, char **ret_dir, char **ret_device)
 	return -ENOENT;
 }
 
-/* ---- export records: /run/uledsd/pwm/DEVICE:CHANNEL ---- */
+/* ---- export claims: /run/uledsd/pwm/DEVICE:CHANNEL ---- */
 
-static char *record_path(const struct pwm_backend *p, unsigned ch)
+static char *claim_path(const struct pwm_backend *p, unsigned ch)
 {
 	const char *rt = getenv("RUNTIME_DIRECTORY");
 	char *s = NULL;
@@ -118,17 +118,17 @@ static char *record_path(const struct pwm_backend *p, unsigned ch)
 	return asprintf(&s, "/run/uledsd/pwm/%s:%u", p->device, ch) < 0 ? NULL : s;
 }
 
-static bool record_exists(const struct pwm_backend *p, unsigned ch)
+static bool claim_exists(const struct pwm_backend *p, unsigned ch)
 {
-	_cleanup_free_ char *path = record_path(p, ch);
+	_cleanup_free_ char *path = claim_path(p, ch);
 
 	return path && access(path, F_OK) == 0;
 }
 
-/* Written before the export, so a crash right after it still leaves the record. */
-static int record_add(const struct pwm_backend *p, unsigned ch)
+/* Written before the export, so a crash right after it still leaves the claim. */
+static int claim_add(const struct pwm_backend *p, unsigned ch)
 {
-	_cleanup_free_ char *path = record_path(p, ch);
+	_cleanup_free_ char *path = claim_path(p, ch);
 	_cleanup_close_ int fd = -1;
 	char *slash;
 
@@ -146,9 +146,9 @@ static int record_add(const struct pwm_backend *p, unsigned ch)
 	return fd < 0 ? -errno : 0;
 }
 
-static void record_remove(const struct pwm_backend *p, unsigned ch)
+static void claim_remove(const struct pwm_backend *p, unsigned ch)
 {
-	_cleanup_free_ char *path = record_path(p, ch);
+	_cleanup_free_ char *path = claim_path(p, ch);
 
 	if (path)
 		(void)unlink(path);
@@ -230,12 +230,12 @@ static void channels_release(struct pwm_backend *p, bool chip_gone)
 			(void)write_attr(dir, "enable", "0");
 			(void)write_attr_u(p->chip_dir, "unexport", p->channel[i]);
 		}
-		record_remove(p, p->channel[i]);
+		claim_remove(p, p->channel[i]);
 	}
 }
 
-/* Export channel i (or take it back when our record says it is ours) and configure it.
- * Returns < 0 when it cannot be had; the state says why. */
+/* Export channel i (or take it back when our claim says it is ours) and configure it.
+ * Returns < 0 when it cannot be had; the status says why. */
 static int channel_take(struct pwm_backend *p, unsigned i, unsigned long long npwm)
 {
 	_cleanup_free_ char *dir = NULL;
@@ -250,9 +250,9 @@ static int channel_take(struct pwm_backend *p, unsigned i, unsigned long long np
 	}
 	if (asprintf(&dir, "%s/pwm%u", p->chip_dir, ch) < 0)
 		return -ENOMEM;
-	/* Exported already: ours when our record says so (a crash left it), else someone
+	/* Exported already: ours when our claim says so (a crash left it), else someone
 	 * else's. */
-	if (access(dir, F_OK) == 0 && !record_exists(p, ch)) {
+	if (access(dir, F_OK) == 0 && !claim_exists(p, ch)) {
 		pwm_report(p, false, LOG_ERR,
 			   "PWM %u of %s is exported by someone else (/sys/kernel/debug/pwm shows "
 			   "it requested by sysfs); unexport it (echo %u > %s/unexport) or pick "
@@ -260,11 +260,11 @@ static int channel_take(struct pwm_backend *p, unsigned i, unsigned long long np
 			   ch, p->device, ch, p->chip_dir);
 		return -EBUSY;
 	}
-	r = record_add(p, ch);
+	r = claim_add(p, ch);
 	if (r >= 0 && access(dir, F_OK) < 0)
 		r = write_attr_u(p->chip_dir, "export", ch);
 	if (r == -EBUSY) {
-		record_remove(p, ch);
+		claim_remove(p, ch);
 		pwm_report(p, false, LOG_ERR,
 			   "PWM %u of %s is in use by a kernel driver (/sys/kernel/debug/pwm names "
 			   "it); pick another channel or unbind that driver, then reload",

@@ -139,18 +139,18 @@ static int exit_variant_array(sd_bus_message *m, int r)
 
 static int read_backends(struct ctl_led *l, sd_bus_message *m)
 {
-	const char *name, *state;
+	const char *name, *status;
 	int ok, r;
 
 	for (size_t i = 0; i < l->n_backends; i++) {
 		free(l->backends[i].name);
-		free(l->backends[i].state);
+		free(l->backends[i].status);
 	}
 	l->n_backends = 0;
 	r = enter_variant_array(m, "a(sbs)");
 	if (r < 0)
 		return r;
-	while ((r = sd_bus_message_read(m, "(sbs)", &name, &ok, &state)) > 0) {
+	while ((r = sd_bus_message_read(m, "(sbs)", &name, &ok, &status)) > 0) {
 		struct ctl_backend *b;
 
 		b = realloc(l->backends, (l->n_backends + 1) * sizeof(*b));
@@ -158,8 +158,8 @@ static int read_backends(struct ctl_led *l, sd_bus_message *m)
 			return -ENOMEM;
 		l->backends = b;
 		b += l->n_backends;
-		*b = (struct ctl_backend){.name = strdup(name), .ok = ok, .state = strdup(state)};
-		if (!b->name || !b->state)
+		*b = (struct ctl_backend){.name = strdup(name), .ok = ok, .status = strdup(status)};
+		if (!b->name || !b->status)
 			return -ENOMEM;
 		l->n_backends++;
 	}
@@ -290,7 +290,7 @@ void ctl_led_clear(struct ctl_led *l)
 {
 	for (size_t i = 0; i < l->n_backends; i++) {
 		free(l->backends[i].name);
-		free(l->backends[i].state);
+		free(l->backends[i].status);
 	}
 	free(l->backends);
 	for (size_t i = 0; i < l->n_channels; i++)

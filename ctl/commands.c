@@ -25,7 +25,7 @@ static char *backends_summary(const struct ctl_led *l, bool *all_ok)
 
 		fprintf(f, "%s%s", i ? ", " : "", b->name);
 		if (!b->ok) {
-			fprintf(f, " (%s)", b->state);
+			fprintf(f, " (%s)", b->status);
 			*all_ok = false;
 		}
 	}
@@ -163,7 +163,7 @@ static void print_led_detail(const struct ctl *c, const struct ctl_led *l)
 
 		printf("    %s %s%s: %s%s\n",
 		       i ? "         " : "Backends:", b->ok ? "" : ctl_ansi(c, ANSI_RED), b->name,
-		       b->state, b->ok ? "" : ctl_ansi(c, ANSI_RESET));
+		       b->status, b->ok ? "" : ctl_ansi(c, ANSI_RESET));
 	}
 	if (l->n_backends == 0)
 		printf("    Backends: none\n");

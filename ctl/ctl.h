@@ -57,7 +57,7 @@ struct ctl {
 struct ctl_backend {
 	char *name;
 	bool ok;
-	char *state;
+	char *status; /* "attached", "waiting for gpiochip3", ... (JSON key "state") */
 };
 
 /* One channel of a multicolour LED (the Color property). */

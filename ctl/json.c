@@ -146,7 +146,7 @@ void json_led(struct json *j, const struct ctl_led *l)
 		json_key(j, "ok");
 		json_bool(j, l->backends[i].ok);
 		json_key(j, "state");
-		json_string(j, l->backends[i].state);
+		json_string(j, l->backends[i].status);
 		json_end(j, '}');
 	}
 	json_end(j, ']');

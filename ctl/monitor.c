@@ -138,7 +138,7 @@ static char *describe_backends(const struct ctl_led *l)
 	if (!f)
 		return NULL;
 	for (size_t i = 0; i < l->n_backends; i++)
-		fprintf(f, "%s%s: %s%s", i ? ", " : "", l->backends[i].name, l->backends[i].state,
+		fprintf(f, "%s%s: %s%s", i ? ", " : "", l->backends[i].name, l->backends[i].status,
 			l->backends[i].ok ? "" : " (failing)");
 	if (l->n_backends == 0)
 		fputs("none", f);

@@ -14,7 +14,7 @@
 #include "log.h"
 #include "manager.h"
 #include "policy.h"
-#include "record.h"
+#include "recording.h"
 #include "reexec.h"
 #include "string-util.h"
 #include "trigger-names.h"
@@ -54,7 +54,7 @@ static int property_get_available_triggers(sd_bus *bus _unused_, const char *pat
 	return sd_bus_message_append_strv(reply, names);
 }
 
-/* (name, working, state) of each backend: what a client shows as the LED's health; it changes
+/* (name, working, status) of each backend: what a client shows as the LED's health; it changes
  * when a GPIO chip comes or goes. */
 static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_,
 				 const char *iface _unused_, const char *property _unused_,
@@ -71,7 +71,7 @@ static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_
 		struct led_backend *be = l->conf->backends[i];
 
 		r = sd_bus_message_append(reply, "(sbs)", be->ops->name, be->ok,
-					  be->state ? be->state : "");
+					  be->status ? be->status : "");
 		if (r < 0)
 			return r;
 	}
@@ -512,7 +512,7 @@ static int read_record_names(sd_bus_message *msg, struct manager *m, char ***ret
 		r = sd_bus_message_exit_container(msg);
 	if (r < 0)
 		return r;
-	if (record_names_sort(names, &dup) < 0)
+	if (recording_names_sort(names, &dup) < 0)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
 					 "Record() names LED '%s' twice; name each LED once.", dup);
 	*ret = TAKE_PTR(names);
@@ -535,7 +535,7 @@ static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	if (euid == (uid_t)-1)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
 					 "Cannot tell the caller's user: no recording.");
-	r = record_start(m, euid, &names, &fd, &what);
+	r = recording_start(m, euid, &names, &fd, &what);
 	if (r == -ENOENT)
 		return sd_bus_error_setf(
 		    error, ULEDSD_ERROR_UNKNOWN_LED,

@@ -33,7 +33,7 @@ bool led_has_bus_signals(const struct led *l)
 	return false;
 }
 
-static void on_backend_state(struct led_backend *b _unused_, void *userdata)
+static void on_backend_status(struct led_backend *b _unused_, void *userdata)
 {
 	led_emit(userdata, LED_EVENT_BACKENDS_CHANGED);
 }
@@ -57,7 +57,7 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 	    .brightness = l->brightness,
 	    .n_channels = l->n_channels,
 	    .intensity = l->n_channels ? l->intensity : NULL,
-	    .state_changed = on_backend_state,
+	    .status_changed = on_backend_status,
 	    .signal_brightness = on_backend_signal,
 	    .userdata = l,
 	};
@@ -67,7 +67,7 @@ static void led_attach_backend(struct led *l, struct led_backend *b)
 	if (r >= 0)
 		r = led_backend_attach(b, &ctx);
 	else
-		(void)led_backend_set_state(b, false, "failed: %s", strerror(-r));
+		(void)led_backend_set_status(b, false, "failed: %s", strerror(-r));
 	if (r < 0)
 		log_error_errno(
 		    r, "%s:%u: [%s] backend %s failed to start: %m; the LED works without it.",

@@ -14,7 +14,7 @@
 #include "log.h"
 #include "bus.h"
 #include "manager.h"
-#include "record.h"
+#include "recording.h"
 #include "reexec.h"
 #include "registry.h"
 #include "string-util.h"
@@ -296,7 +296,7 @@ static int wire(struct manager *m)
 	    .reexec = on_reexec,
 	    .before_exec = bus_stop,
 	};
-	r = manager_listen(m, &(struct led_listener){.event = record_on_led_event, .userdata = m});
+	r = manager_listen(m, &(struct led_listener){.event = recording_on_led_event, .userdata = m});
 #if HAVE_DBUS
 	if (r >= 0)
 		r = manager_listen(
@@ -309,7 +309,7 @@ static int wire(struct manager *m)
 static void stop(struct manager *m)
 {
 	bus_stop(m);
-	record_stop_all(m);
+	recording_stop_all(m);
 	transient_free_all(m);
 }
 

@@ -63,7 +63,7 @@ struct manager {
 	unsigned n_reloads; /* completed reloads, in STATUS= for ExecReload= */
 	bool notify;	    /* NOTIFY_SOCKET is set: talk to systemd */
 
-	struct recorder *recorders; /* Manager.Record() pipes (record.c) */
+	struct recorder *recorders; /* Manager.Record() pipes (recording.c) */
 
 	sd_event_source *trigger_retry; /* armed while an LED waits for its trigger's module */
 	uint64_t trigger_retry_usec;	/* its interval now: doubles while nothing comes */

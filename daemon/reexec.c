@@ -47,19 +47,16 @@ static int read_argv(char ***ret)
 	_cleanup_free_ char *buf = NULL;
 	char **argv = NULL;
 	size_t size = 0, n = 0;
-	FILE *f = fopen("/proc/self/cmdline", "re");
+	_cleanup_(fclosep) FILE *f = fopen("/proc/self/cmdline", "re");
 	int c;
 
 	if (!f)
 		return -errno;
 	buf = malloc(ARG_MAX_READ);
-	if (!buf) {
-		fclose(f);
+	if (!buf)
 		return -ENOMEM;
-	}
 	while (size < ARG_MAX_READ - 1 && (c = fgetc(f)) != EOF)
 		buf[size++] = (char)c;
-	fclose(f);
 	buf[size] = 0;
 	for (size_t i = 0; i < size; i += strlen(buf + i) + 1)
 		if (strv_push(&argv, &n, strdup(buf + i)) < 0) {

@@ -24,7 +24,7 @@ struct transient_led {
 	struct led *led;
 	uid_t uid;	     /* the creator's; 0 (root) counts against no quota */
 	sd_bus_track *track; /* the creator's connection; NULL: kept until RemoveLED */
-	char *record;	     /* the file that remembers a kept LED, NULL for a tracked one */
+	char *keep_file;	     /* the file that remembers a kept LED, NULL for a tracked one */
 };
 
 struct transients {
@@ -108,7 +108,7 @@ int transient_parse(const char *name, char **pairs, struct led_conf **ret, char 
 	_cleanup_free_ char *text = NULL;
 	const char *reason;
 	size_t len = 0;
-	FILE *f;
+	_cleanup_(fclosep) FILE *f = NULL;
 	int r;
 
 	*ret_error = NULL;
@@ -137,7 +137,6 @@ int transient_parse(const char *name, char **pairs, struct led_conf **ret, char 
 	if (!f)
 		return -ENOMEM;
 	(void)conf_parse_stream(c, TRANSIENT_SOURCE, f);
-	fclose(f);
 	conf_finish(c);
 	if (c->n_errors > 0) {
 		*ret_error = key_error(pairs, c->errors[0]);
@@ -183,11 +182,11 @@ int transient_name_in_use(struct manager *m, const char *name, char **ret_reason
 	return 0;
 }
 
-/* ---- records of kept LEDs ---- */
+/* ---- the files of kept LEDs ---- */
 
-#define RECORD_UID_LINE "# uid %u"
+#define KEEP_FILE_UID_LINE "# uid %u"
 
-static char *record_dir(void)
+static char *keep_dir(void)
 {
 	const char *rt = getenv("RUNTIME_DIRECTORY");
 	char *s = NULL;
@@ -198,9 +197,9 @@ static char *record_dir(void)
 	return strdup("/run/uledsd/transient");
 }
 
-static int record_write(const char *name, char **pairs, uid_t uid, char **ret_path)
+static int keep_file_write(const char *name, char **pairs, uid_t uid, char **ret_path)
 {
-	_cleanup_free_ char *dir = record_dir(), *esc = NULL, *path = NULL, *text = NULL;
+	_cleanup_free_ char *dir = keep_dir(), *esc = NULL, *path = NULL, *text = NULL;
 	_cleanup_(fclosep) FILE *f = NULL;
 	size_t len;
 	int r;
@@ -218,7 +217,7 @@ static int record_write(const char *name, char **pairs, uid_t uid, char **ret_pa
 		return -errno;
 	f = fopen(path, "we");
 	/* The creator, for the quotas after a crash restart: a comment to the parser. */
-	if (!f || fprintf(f, RECORD_UID_LINE "\n", (unsigned)uid) < 0 ||
+	if (!f || fprintf(f, KEEP_FILE_UID_LINE "\n", (unsigned)uid) < 0 ||
 	    fwrite(text, 1, len, f) != len || fflush(f) != 0)
 		return -errno;
 	*ret_path = TAKE_PTR(path);
@@ -272,7 +271,7 @@ static int track_creator(struct manager *m, sd_bus_message *creator, sd_bus_trac
 }
 
 static int transients_append(struct manager *m, struct led *l, uid_t uid, sd_bus_track *track,
-			     char *record)
+			     char *keep_file)
 {
 	struct transients *t = transients(m);
 	struct transient_led *nv;
@@ -286,7 +285,7 @@ static int transients_append(struct manager *m, struct led *l, uid_t uid, sd_bus
 		return -ENOMEM;
 	t->v = nv;
 	t->v[t->n++] =
-	    (struct transient_led){.led = l, .uid = uid, .track = track, .record = record};
+	    (struct transient_led){.led = l, .uid = uid, .track = track, .keep_file = keep_file};
 	l->transient = true;
 	m->leds[m->n_leds++] = l;
 	return 0;
@@ -326,7 +325,7 @@ int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_m
 {
 	_cleanup_(sd_bus_track_unrefp) sd_bus_track *track = NULL;
 	_cleanup_(led_conf_freep) struct led_conf *owned = lc;
-	_cleanup_free_ char *record = NULL, *err = NULL;
+	_cleanup_free_ char *keep_file = NULL, *err = NULL;
 	struct led *l;
 	int r;
 
@@ -340,25 +339,25 @@ int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_m
 	if (r >= 0 && creator)
 		r = track_creator(m, creator, &track);
 	else if (r >= 0)
-		r = record_write(lc->name, pairs, uid, &record);
+		r = keep_file_write(lc->name, pairs, uid, &keep_file);
 	if (r < 0)
 		return error_setf(ret_error, r, "Failed to set up the transient LED: %s.",
 				  strerror(-r));
 	r = led_new(&m->led_ctx, TAKE_PTR(owned), -1, &l, &err);
 	if (r < 0) {
-		if (record)
-			(void)unlink(record);
+		if (keep_file)
+			(void)unlink(keep_file);
 		*ret_error = err ? key_error(pairs, err) : NULL;
 		return r;
 	}
-	r = transients_append(m, l, uid, track, record);
+	r = transients_append(m, l, uid, track, keep_file);
 	if (r < 0) {
 		led_free(l);
 		return r;
 	}
 	led_context_flush(&m->led_ctx);
 	TAKE_PTR(track);
-	TAKE_PTR(record);
+	TAKE_PTR(keep_file);
 	log_info("%s: transient LED created%s.", l->name,
 		 creator ? ", until its creator's connection closes" : ", kept");
 	*ret = l;
@@ -367,9 +366,9 @@ int transient_add(struct manager *m, struct led_conf *lc, char **pairs, sd_bus_m
 
 static void transient_entry_drop(struct transients *t, size_t i, bool forget)
 {
-	if (t->v[i].record && forget)
-		(void)unlink(t->v[i].record);
-	free(t->v[i].record);
+	if (t->v[i].keep_file && forget)
+		(void)unlink(t->v[i].keep_file);
+	free(t->v[i].keep_file);
 	sd_bus_track_unref(t->v[i].track);
 	memmove(t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof(*t->v));
 	t->n--;
@@ -426,20 +425,18 @@ void transient_free_all(struct manager *m)
 static void restore_one(struct manager *m, const char *path)
 {
 	_cleanup_(conf_freep) struct conf *c = NULL;
-	_cleanup_free_ char *err = NULL, *record = strdup(path), *name = NULL;
+	_cleanup_free_ char *err = NULL, *keep_file = strdup(path), *name = NULL;
 	struct led_conf *lc;
 	unsigned uid = 0;
 	struct led *l;
-	FILE *f;
+	_cleanup_(fclosep) FILE *f = NULL;
 	int fd;
 
 	f = fopen(path, "re");
-	if (f && fscanf(f, RECORD_UID_LINE, &uid) != 1)
-		uid = 0; /* a record of an older uledsd: root's */
-	if (f)
-		fclose(f);
-	if (!record || conf_new(&c) < 0 || conf_parse_file(c, path) < 0 || c->n_leds != 1) {
-		log_warning("%s: not a transient LED's record; removing it.", path);
+	if (f && fscanf(f, KEEP_FILE_UID_LINE, &uid) != 1)
+		uid = 0; /* a file of an older uledsd: root's */
+	if (!keep_file || conf_new(&c) < 0 || conf_parse_file(c, path) < 0 || c->n_leds != 1) {
+		log_warning("%s: not a transient LED's file; removing it.", path);
 		(void)unlink(path);
 		return;
 	}
@@ -464,17 +461,17 @@ static void restore_one(struct manager *m, const char *path)
 		(void)unlink(path);
 		return;
 	}
-	if (transients_append(m, l, (uid_t)uid, NULL, record) < 0) {
+	if (transients_append(m, l, (uid_t)uid, NULL, keep_file) < 0) {
 		led_free(l);
 		return;
 	}
-	TAKE_PTR(record);
+	TAKE_PTR(keep_file);
 	log_info("%s: transient LED adopted from the fd store (kept).", l->name);
 }
 
 void transient_restore(struct manager *m)
 {
-	_cleanup_free_ char *dir = record_dir();
+	_cleanup_free_ char *dir = keep_dir();
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *de;
 

@@ -35,5 +35,5 @@ bool transient_is(struct manager *m, const struct led *l);
 void transient_bus_lost(struct manager *m);
 /* At start, before the bus: adopt the --keep LEDs of the fd store again. */
 void transient_restore(struct manager *m);
-/* Orderly exit: forget every transient LED (their records too). */
+/* Orderly exit: forget every transient LED (their files too). */
 void transient_free_all(struct manager *m);

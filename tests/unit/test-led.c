@@ -18,7 +18,7 @@
 #include "macro.h"
 #include "string-util.h"
 #include "manager.h"
-#include "record.h"
+#include "recording.h"
 #include "test.h"
 #include "uleds-ext.h"
 
@@ -121,7 +121,7 @@ static struct manager *new_manager(void)
 	m->notify = false;
 	fdstore_set_notify(m->fdstore, false);
 	/* As main.c wires the daemon: recordings follow the LEDs. */
-	if (manager_listen(m, &(struct led_listener){.event = record_on_led_event, .userdata = m}) <
+	if (manager_listen(m, &(struct led_listener){.event = recording_on_led_event, .userdata = m}) <
 	    0)
 		exit(2);
 	free(m->led_ctx.sysfs_leds);
@@ -217,8 +217,8 @@ static void test_forwarding(void)
 	CHECK_INT(l->brightness, 7, "adopted LED reads its brightness from sysfs");
 	CHECK_INT(rec_attached, 1, "backend attached");
 	CHECK(rec_calls == 1 && rec_last == 7, "backend driven to the current value at attach");
-	CHECK(l->conf->backends[0]->ok && l->conf->backends[0]->state &&
-		  strcmp(l->conf->backends[0]->state, "attached") == 0,
+	CHECK(l->conf->backends[0]->ok && l->conf->backends[0]->status &&
+		  strcmp(l->conf->backends[0]->status, "attached") == 0,
 	      "backend state 'attached'");
 
 	/* Two changes before the loop runs: the latest wins, nothing is lost at the end. */
@@ -428,7 +428,7 @@ static void test_event_mode(void)
 	CHECK_INT(l->mode, LED_MODE_LATEST, "a socket answers ENOTTY: latest-value mode");
 	l->mode = LED_MODE_EVENT_OFFLOAD; /* as the module's ioctl would have it */
 	l->event_size = sizeof(struct uleds_event);
-	CHECK_INT(record_start(m, 0, NULL, &rfd, &unknown), 0, "record_start");
+	CHECK_INT(recording_start(m, 0, NULL, &rfd, &unknown), 0, "recording_start");
 	rec_calls = rec_blinks = 0;
 
 	send_event(peer, ULEDS_EVENT_BLINK, 100, 20, 30, 0);

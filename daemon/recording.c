@@ -10,7 +10,7 @@
 #include "led.h"
 #include "log.h"
 #include "manager.h"
-#include "record.h"
+#include "recording.h"
 #include "string-util.h"
 #include "uleds-ext.h"
 
@@ -104,7 +104,7 @@ static int format_event(char *buf, size_t size, const struct led *l, const struc
 	return snprintf(buf, size, "%llu\t%s\tbrightness\t%d\n", t, l->name, ev->brightness);
 }
 
-static void record_event(struct manager *m, const struct led *l, const struct uleds_event *ev)
+static void recording_write_event(struct manager *m, const struct led *l, const struct uleds_event *ev)
 {
 	struct recorder *r, *next;
 	char line[256], lost[128];
@@ -161,7 +161,7 @@ static int on_reader_gone(sd_event_source *s _unused_, int fd _unused_, uint32_t
 }
 
 /* The quotas of [uledsd] (root is held to none), then every name an LED. */
-static int record_check(struct manager *m, uid_t uid, char **names, size_t n, const char **ret_name)
+static int recording_check(struct manager *m, uid_t uid, char **names, size_t n, const char **ret_name)
 {
 	_cleanup_free_ bool *found = NULL;
 	unsigned mine = 0, all = 0;
@@ -200,7 +200,7 @@ static int record_check(struct manager *m, uid_t uid, char **names, size_t n, co
 	return 0;
 }
 
-int record_names_sort(char **names, const char **ret_duplicate)
+int recording_names_sort(char **names, const char **ret_duplicate)
 {
 	size_t n = strv_length(names);
 
@@ -213,13 +213,13 @@ int record_names_sort(char **names, const char **ret_duplicate)
 	return 0;
 }
 
-int record_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const char **ret_name)
+int recording_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const char **ret_name)
 {
 	size_t n = names ? strv_length(*names) : 0;
 	struct recorder *rec;
 	int p[2], r;
 
-	r = record_check(m, uid, n ? *names : NULL, n, ret_name);
+	r = recording_check(m, uid, n ? *names : NULL, n, ret_name);
 	if (r < 0)
 		return r;
 	/* A reader gone between two writes must not kill the daemon with SIGPIPE. */
@@ -258,14 +258,14 @@ int record_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const
 	return 0;
 }
 
-void record_stop_all(struct manager *m)
+void recording_stop_all(struct manager *m)
 {
 	while (m->recorders)
 		recorder_unlink(m->recorders);
 }
 
-void record_on_led_event(struct led *l, const struct led_event *ev, void *userdata)
+void recording_on_led_event(struct led *l, const struct led_event *ev, void *userdata)
 {
 	if (ev->type == LED_EVENT_RECORD)
-		record_event(userdata, l, ev->record);
+		recording_write_event(userdata, l, ev->record);
 }
