@@ -92,8 +92,8 @@ struct led_backend {
 	const struct backend_ops *ops;
 	struct backend_context ctx; /* set by led_backend_attach() */
 	bool attached;
-	char *status; /* human-readable: "attached", "waiting for gpiochip3", ... */
-	bool ok;     /* the backend is working (status says why not otherwise) */
+	char *status;	     /* human-readable: "attached", "waiting for gpiochip3", ... */
+	bool ok;	     /* the backend is working (status says why not otherwise) */
 	unsigned n_channels; /* the LED's colour channels (0: plain), known to verify() */
 	char *file;  /* where it was configured, for messages */
 	unsigned line;

@@ -296,7 +296,8 @@ static int wire(struct manager *m)
 	    .reexec = on_reexec,
 	    .before_exec = bus_stop,
 	};
-	r = manager_listen(m, &(struct led_listener){.event = recording_on_led_event, .userdata = m});
+	r = manager_listen(m,
+			   &(struct led_listener){.event = recording_on_led_event, .userdata = m});
 #if HAVE_DBUS
 	if (r >= 0)
 		r = manager_listen(

@@ -104,7 +104,8 @@ static int format_event(char *buf, size_t size, const struct led *l, const struc
 	return snprintf(buf, size, "%llu\t%s\tbrightness\t%d\n", t, l->name, ev->brightness);
 }
 
-static void recording_write_event(struct manager *m, const struct led *l, const struct uleds_event *ev)
+static void recording_write_event(struct manager *m, const struct led *l,
+				  const struct uleds_event *ev)
 {
 	struct recorder *r, *next;
 	char line[256], lost[128];
@@ -161,7 +162,8 @@ static int on_reader_gone(sd_event_source *s _unused_, int fd _unused_, uint32_t
 }
 
 /* The quotas of [uledsd] (root is held to none), then every name an LED. */
-static int recording_check(struct manager *m, uid_t uid, char **names, size_t n, const char **ret_name)
+static int recording_check(struct manager *m, uid_t uid, char **names, size_t n,
+			   const char **ret_name)
 {
 	_cleanup_free_ bool *found = NULL;
 	unsigned mine = 0, all = 0;

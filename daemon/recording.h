@@ -17,7 +17,8 @@ int recording_names_sort(char **names, const char **ret_duplicate);
  * is the pipe's read end, the caller's to hand over and close. Writes the header and every LED's
  * state now. -EUSERS: a quota of [uledsd] is reached, *ret_name is its key (uid 0 has none);
  * -ENOENT: a name is not an LED (*ret_name points to it). */
-int recording_start(struct manager *m, uid_t uid, char ***names, int *ret_fd, const char **ret_name);
+int recording_start(struct manager *m, uid_t uid, char ***names, int *ret_fd,
+		    const char **ret_name);
 /* The listener (userdata: the manager): every record of an LED (from the kernel in event
  * mode, made up by the daemon otherwise) goes to the recordings that want it. */
 void recording_on_led_event(struct led *l, const struct led_event *ev, void *userdata);

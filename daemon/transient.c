@@ -24,7 +24,7 @@ struct transient_led {
 	struct led *led;
 	uid_t uid;	     /* the creator's; 0 (root) counts against no quota */
 	sd_bus_track *track; /* the creator's connection; NULL: kept until RemoveLED */
-	char *keep_file;	     /* the file that remembers a kept LED, NULL for a tracked one */
+	char *keep_file;     /* the file that remembers a kept LED, NULL for a tracked one */
 };
 
 struct transients {

@@ -121,8 +121,8 @@ static struct manager *new_manager(void)
 	m->notify = false;
 	fdstore_set_notify(m->fdstore, false);
 	/* As main.c wires the daemon: recordings follow the LEDs. */
-	if (manager_listen(m, &(struct led_listener){.event = recording_on_led_event, .userdata = m}) <
-	    0)
+	if (manager_listen(
+		m, &(struct led_listener){.event = recording_on_led_event, .userdata = m}) < 0)
 		exit(2);
 	free(m->led_ctx.sysfs_leds);
 	snprintf(p, sizeof(p), "%s/sys", tmpdir);
