@@ -427,19 +427,12 @@ static int method_get_led(sd_bus_message *msg, void *userdata, sd_bus_error *err
 {
 	_cleanup_free_ char *path = NULL;
 	struct manager *m = userdata;
-	const char *name;
 	struct led *l;
 	int r;
 
-	r = sd_bus_message_read(msg, "s", &name);
+	r = bus_read_led(msg, m, &l, error);
 	if (r < 0)
 		return r;
-	l = manager_find_led(m, name);
-	if (!l)
-		return sd_bus_error_setf(
-		    error, ULEDSD_ERROR_UNKNOWN_LED,
-		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
-		    name);
 	r = bus_led_path(l, &path);
 	if (r < 0)
 		return r;
@@ -537,10 +530,7 @@ static int method_record(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 					 "Cannot tell the caller's user: no recording.");
 	r = recording_start(m, euid, &names, &fd, &what);
 	if (r == -ENOENT)
-		return sd_bus_error_setf(
-		    error, ULEDSD_ERROR_UNKNOWN_LED,
-		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
-		    what);
+		return bus_error_unknown_led(error, what);
 	if (r == -EUSERS && streq(what, "record_max"))
 		return sd_bus_error_setf(
 		    error, SD_BUS_ERROR_LIMITS_EXCEEDED,

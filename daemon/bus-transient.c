@@ -109,29 +109,22 @@ int bus_method_create_led(sd_bus_message *msg, void *userdata, sd_bus_error *err
 int bus_method_remove_led(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
 	struct manager *m = userdata;
-	const char *name;
 	struct led *l;
 	int r;
 
-	r = sd_bus_message_read(msg, "s", &name);
+	r = bus_read_led(msg, m, &l, error);
 	if (r < 0)
 		return r;
-	l = manager_find_led(m, name);
-	if (!l)
-		return sd_bus_error_setf(
-		    error, ULEDSD_ERROR_UNKNOWN_LED,
-		    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.",
-		    name);
 	if (!transient_is(m, l))
 		return sd_bus_error_setf(
 		    error, ULEDSD_ERROR_NOT_TRANSIENT,
 		    "LED '%s' comes from the configuration, not from CreateLED; "
 		    "remove its section and reload instead.",
-		    name);
+		    l->name);
 	r = access_check(m, msg, error);
 	if (r <= 0)
 		return r < 0 ? r : 1;
-	log_info("%s: transient LED removed by RemoveLED.", name);
+	log_info("%s: transient LED removed by RemoveLED.", l->name);
 	(void)transient_remove(m, l);
 	r = sd_bus_reply_method_return(msg, NULL);
 	return r < 0 ? r : 1;

@@ -5,6 +5,7 @@
 #include "bus-util.h"
 #include "led-types.h"
 #include "macro.h"
+#include "manager.h"
 #include "string-util.h"
 #include "uledsd-bus.h"
 
@@ -36,4 +37,23 @@ int bus_read_pairs(sd_bus_message *msg, size_t max, size_t max_bytes, char ***re
 		return r;
 	*ret = TAKE_PTR(pairs);
 	return 0;
+}
+
+int bus_read_led(sd_bus_message *msg, struct manager *m, struct led **ret, sd_bus_error *error)
+{
+	const char *name;
+	int r;
+
+	r = sd_bus_message_read(msg, "s", &name);
+	if (r < 0)
+		return r;
+	*ret = manager_find_led(m, name);
+	return *ret ? 0 : bus_error_unknown_led(error, name);
+}
+
+int bus_error_unknown_led(sd_bus_error *error, const char *name)
+{
+	return sd_bus_error_setf(
+	    error, ULEDSD_ERROR_UNKNOWN_LED,
+	    "No LED named '%s' is managed by uledsd; ListLEDs() lists those that are.", name);
 }
