@@ -317,6 +317,10 @@ static int cmd_batch(int argc, char **argv)
 								      s->first + j),
 							O_RDONLY);
 			}
+			/* Start from where the lines are: an earlier run (the strace block) may have
+			 * left them high, and a first round to the same level would change nothing. */
+			if (blk == 0)
+				s->level = sim_read(sim_fd[0]) == 1;
 			t0 = now_usec_f();
 			cpu0 = proc_cpu_nsec(s->pid);
 			for (unsigned int r = 0; r < rounds; r++) {
