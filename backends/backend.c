@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The generic part of a backend instance (status, attach, detach), and the per-manager state
  * of backend types. */
+#include <stdalign.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,20 +16,19 @@ int led_backend_new(const struct backend_ops *ops, const char *file, unsigned li
 		    struct led_backend **ret)
 {
 	_cleanup_(led_backend_freep) struct led_backend *b = NULL;
+	/* One allocation for both, priv aligned for any type: 10 000 GPIO LEDs, 10 000 blocks. */
+	const size_t head = ALIGN_TO(sizeof(*b), alignof(max_align_t));
 
-	b = calloc(1, sizeof(*b));
+	b = calloc(1, head + ops->priv_size);
 	if (!b)
 		return -ENOMEM;
 	b->ops = ops;
 	b->line = line;
-	b->file = strdup(file ? file : "");
+	if (ops->priv_size)
+		b->priv = (char *)b + head;
+	b->file = str_shared(file ? file : "");
 	if (!b->file)
 		return -ENOMEM;
-	if (ops->priv_size) {
-		b->priv = calloc(1, ops->priv_size);
-		if (!b->priv)
-			return -ENOMEM;
-	}
 	*ret = TAKE_PTR(b);
 	return 0;
 }
@@ -39,9 +40,8 @@ struct led_backend *led_backend_free(struct led_backend *b)
 	led_backend_detach(b);
 	if (b->ops->free_priv && b->priv)
 		b->ops->free_priv(b);
-	free(b->priv);
 	free(b->status);
-	free(b->file);
+	str_unshare(b->file);
 	free(b);
 	return NULL;
 }

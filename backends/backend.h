@@ -91,13 +91,13 @@ struct backend_ops {
 struct led_backend {
 	const struct backend_ops *ops;
 	struct backend_context ctx; /* set by led_backend_attach() */
-	bool attached;
-	char *status;	     /* human-readable: "attached", "waiting for gpiochip3", ... */
-	bool ok;	     /* the backend is working (status says why not otherwise) */
-	unsigned n_channels; /* the LED's colour channels (0: plain), known to verify() */
-	char *file;  /* where it was configured, for messages */
+	char *status;		    /* human-readable: "attached", "waiting for gpiochip3", ... */
+	const char *file;	    /* where it was configured, for messages (str_shared) */
+	void *priv;		    /* ops->priv_size bytes, in b's own allocation */
 	unsigned line;
-	void *priv; /* ops->priv_size bytes */
+	unsigned n_channels; /* the LED's colour channels (0: plain), known to verify() */
+	bool attached;
+	bool ok; /* the backend is working (status says why not otherwise) */
 };
 
 int led_backend_new(const struct backend_ops *ops, const char *file, unsigned line,

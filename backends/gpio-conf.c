@@ -84,8 +84,8 @@ static int parse_chip(struct gpio_backend *p, const char *value, char **ret_erro
 		    "gpio.chip is empty: give a path (/dev/gpiochip0), a chip name (gpiochip0) or "
 		    "a label as gpiodetect shows it in brackets, or remove it to search every "
 		    "chip.");
-	free(p->chip);
-	p->chip = strdup(value);
+	str_unshare(p->chip);
+	p->chip = str_shared(value);
 	return p->chip ? 0 : -ENOMEM;
 }
 
@@ -366,9 +366,10 @@ void gpio_free_priv(struct led_backend *b)
 {
 	struct gpio_backend *p = b->priv;
 
-	free(p->chip);
+	str_unshare(p->chip);
 	free(p->line);
-	p->chip = p->line = NULL;
+	p->chip = NULL;
+	p->line = NULL;
 	strv_free(p->lines);
 	p->lines = NULL;
 	p->n_lines = 0;

@@ -57,7 +57,7 @@ static void group_free(struct gpio_group *g)
 		}
 	if (g->request)
 		gpiod_line_request_release(g->request);
-	free(g->chip_name);
+	str_unshare(g->chip_name);
 	free(g);
 }
 
@@ -136,7 +136,7 @@ static struct gpio_group *group_take(struct gpio_watcher *w, struct gpio_backend
 	struct gpio_group *g = calloc(1, sizeof(*g));
 
 	if (g)
-		g->chip_name = strdup((*list)->chip_name);
+		g->chip_name = str_shared((*list)->chip_name);
 	if (!g || !g->chip_name) {
 		free(g);
 		return NULL;

@@ -395,8 +395,8 @@ static bool attach_chip(struct gpio_backend *p, struct chip_view *v)
 			return false;
 		}
 	}
-	free(p->chip_name);
-	p->chip_name = strdup(v->e ? v->e->name : gpiod_chip_info_get_name(v->info));
+	str_unshare(p->chip_name);
+	p->chip_name = str_shared(v->e ? v->e->name : gpiod_chip_info_get_name(v->info));
 	if (!p->chip_name) {
 		gpio_report(p, false, LOG_ERR, NULL, "out of memory");
 		return false;

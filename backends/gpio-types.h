@@ -23,21 +23,22 @@ struct gpio_watcher;
 struct gpio_group;
 
 struct gpio_backend {
-	/* configuration; 0 in an enum means "not set": the default applies */
-	char *chip; /* path, chip name or label as written; NULL: search every chip */
-	char *line; /* line name; NULL when by_offset */
+	/* configuration; 0 in an enum means "not set": the default applies. Fields in order of
+	 * size, here and below: 10 000 LEDs hold one each. */
+	const char *chip; /* path, chip name or label as written (str_shared); NULL: every chip */
+	char *line;	  /* line name; NULL when by_offset */
+	/* gpio.lines = R G B: a multicolour LED, one line per colour channel, names or offsets
+	 * as written (instead of line/offset above) */
+	char **lines;
 	unsigned offset;
-	bool by_offset;
-	bool active_low;
 	enum gpiod_line_drive drive;
 	enum gpiod_line_bias bias;
 	unsigned threshold;
 	enum gpio_on_exit on_exit;
-	bool share; /* gpio.share: may share one line request with lines of its chip */
-	/* gpio.lines = R G B: a multicolour LED, one line per colour channel, names or offsets
-	 * as written (instead of line/offset above) */
-	char **lines;
 	unsigned n_lines;
+	bool by_offset;
+	bool active_low;
+	bool share;	  /* gpio.share: may share one line request with lines of its chip */
 	bool lines_given; /* gpio.lines seen, even an empty one (its error is said) */
 
 	/* runtime */
@@ -46,25 +47,25 @@ struct gpio_backend {
 	struct gpio_backend *channels;
 	struct gpio_backend *parent;
 	char *channel_status; /* a channel's own state, NULL until it has one */
-	bool channel_ok;
 	struct led_backend *self;
 	struct gpio_watcher *watcher;
-	struct gpio_backend *next; /* in watcher->backends */
+	struct gpio_backend *next;	    /* in watcher->backends */
 	struct gpiod_line_request *request; /* its own request; NULL while in a group */
 	struct gpio_group *group;	    /* gpio.share: the request it shares, or NULL */
-	unsigned group_index;		    /* its line's place in group->members */
-	bool joining;			    /* resolved, waiting in watcher->joining */
-	bool solo;			    /* a group request failed: a request of its own */
 	struct gpio_backend *join_next;
-	char *chip_name;	      /* "gpiochip0" of the request (or of busy_chip) */
-	unsigned line_offset;	      /* resolved offset in chip_name */
-	unsigned brightness;	      /* the LED's latest: what a late request drives */
-	int value;		      /* logical value driven now, -1: none */
-	bool lost;		      /* the chip went away while attached */
+	const char *chip_name;	      /* "gpiochip0" of the request (or of busy_chip), str_shared */
 	struct gpiod_chip *busy_chip; /* watching a line someone else holds */
 	sd_event_source *busy_io;
 	sd_event_source *blink_timer; /* an offloaded blink: toggles the line itself */
+	unsigned group_index;	      /* its line's place in group->members */
+	unsigned line_offset;	      /* resolved offset in chip_name */
+	unsigned brightness;	      /* the LED's latest: what a late request drives */
+	int value;		      /* logical value driven now, -1: none */
 	unsigned blink_on_ms, blink_off_ms;
+	bool channel_ok;
+	bool joining;	/* resolved, waiting in watcher->joining */
+	bool solo;	/* a group request failed: a request of its own */
+	bool lost;	/* the chip went away while attached */
 	bool blink_lit; /* in the on phase */
 };
 
@@ -107,7 +108,7 @@ struct gpio_watcher {
 struct gpio_group {
 	struct gpio_watcher *watcher;
 	struct gpio_group *next; /* in watcher->groups */
-	char *chip_name;
+	const char *chip_name;	 /* str_shared */
 	struct gpiod_line_request *request;
 	struct gpio_backend *members[GPIO_GROUP_MAX];
 	unsigned offsets[GPIO_GROUP_MAX];

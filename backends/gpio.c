@@ -198,7 +198,7 @@ static void line_detach(struct gpio_backend *p)
 	gpio_group_leave(p);
 	gpio_request_drop(p);
 	gpio_watcher_remove(p);
-	free(p->chip_name);
+	str_unshare(p->chip_name);
 	p->chip_name = NULL;
 	p->lost = false;
 }

@@ -13,6 +13,8 @@
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+/* n rounded up to a multiple of a. */
+#define ALIGN_TO(n, a) (((n) + (a)-1) / (a) * (a))
 
 /* Take ownership of a pointer: the variable becomes NULL, its cleanup a no-op. */
 #define TAKE_PTR(p)                                                                                \

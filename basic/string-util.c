@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* Strings, string arrays, strict numbers (and files of one), error messages, UTF-8 checks. */
+/* Strings, shared copies, string arrays, strict numbers (and files of one), error messages, UTF-8
+ * checks. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "string-util.h"
@@ -198,4 +200,53 @@ unsigned edit_distance(const char *a, const char *b)
 		}
 	}
 	return d[n];
+}
+
+struct shared_str {
+	struct shared_str *next;
+	unsigned refs;
+	char s[];
+};
+
+/* Few distinct strings (the configuration's files, the chips), the newest first: a run of
+ * sections of one file finds it at once. */
+static struct shared_str *shared_strs;
+
+const char *str_shared(const char *s)
+{
+	struct shared_str *p;
+	size_t len;
+
+	for (p = shared_strs; p; p = p->next)
+		if (streq(p->s, s) && p->refs < UINT_MAX) {
+			p->refs++;
+			return p->s;
+		}
+	len = strlen(s);
+	p = malloc(sizeof(*p) + len + 1);
+	if (!p)
+		return NULL;
+	memcpy(p->s, s, len + 1);
+	p->refs = 1;
+	p->next = shared_strs;
+	shared_strs = p;
+	return p->s;
+}
+
+void str_unshare(const char *s)
+{
+	struct shared_str **pp;
+
+	if (!s)
+		return;
+	for (pp = &shared_strs; *pp; pp = &(*pp)->next)
+		if ((*pp)->s == s) {
+			struct shared_str *p = *pp;
+
+			if (--p->refs == 0) {
+				*pp = p->next;
+				free(p);
+			}
+			return;
+		}
 }

@@ -47,3 +47,10 @@ char *utf8_escape_invalid(const char *s);
  * sysfs attributes and uledsd's state files do. -EBADMSG for anything else, -E2BIG when it
  * is longer than any such number. */
 int read_unsigned_file(const char *path, unsigned *ret);
+
+/* One refcounted copy of a string that many objects hold alike (the file of 10 000 LED
+ * sections and of their backends, a chip's name): str_shared() returns the copy of s, made on
+ * first use (NULL when out of memory); each result is given back with str_unshare() (NULL is
+ * fine). One thread only: the daemon's. */
+const char *str_shared(const char *s);
+void str_unshare(const char *s);

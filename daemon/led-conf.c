@@ -17,7 +17,7 @@ int led_conf_new(const char *name, size_t name_len, const char *file, unsigned l
 	if (!lc)
 		return -ENOMEM;
 	lc->name = strndup(name, name_len);
-	lc->file = strdup(file);
+	lc->file = str_shared(file);
 	lc->line = line;
 	lc->max_brightness = 255;
 	if (!lc->name || !lc->file)
@@ -40,7 +40,7 @@ struct led_conf *led_conf_free(struct led_conf *lc)
 	}
 	free(lc->attrs);
 	free(lc->trigger);
-	free(lc->file);
+	str_unshare(lc->file);
 	free(lc->name);
 	free(lc);
 	return NULL;

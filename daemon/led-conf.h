@@ -32,7 +32,7 @@ struct trigger_attr {
 
 struct led_conf {
 	char *name;
-	char *file; /* where the section starts */
+	const char *file; /* where the section starts (str_shared) */
 	unsigned line;
 
 	int max_brightness;

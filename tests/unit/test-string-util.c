@@ -100,8 +100,32 @@ static void trigger_nearest_of_a_sysfs_list(void)
 	CHECK(trigger_device_source("timer") == NULL, "timer is no device's trigger");
 }
 
+static void shared_strings_are_one_copy(void)
+{
+	char a[] = "/etc/uledsd.d/10-board.conf", b[] = "/etc/uledsd.d/10-board.conf";
+	const char *x = str_shared(a), *y = str_shared(b), *z = str_shared("other.conf");
+
+	CHECK(x && x == y, "equal strings share one copy");
+	CHECK(x != a && x != b, "the copy is not the caller's buffer");
+	CHECK(z && z != x, "another string has its own copy");
+	a[0] = 'X';
+	CHECK_STR(x, "/etc/uledsd.d/10-board.conf", "the copy does not follow the caller's buffer");
+	str_unshare(x);
+	CHECK_STR(y, "/etc/uledsd.d/10-board.conf", "alive while one reference is left");
+	CHECK(str_shared(b) == y, "found again while alive");
+	str_unshare(y);
+	str_unshare(y);
+	str_unshare(z);
+	str_unshare(NULL);
+	/* All gone: a new copy, and nothing leaked (the sanitizer build checks). */
+	x = str_shared(b);
+	CHECK_STR(x, "/etc/uledsd.d/10-board.conf", "made again after the last reference went");
+	str_unshare(x);
+}
+
 int main(void)
 {
+	TEST_CASE(shared_strings_are_one_copy);
 	TEST_CASE(edit_distance_counts_edits);
 	TEST_CASE(trigger_nearest_of_a_sysfs_list);
 	TEST_CASE(test_safe_atou);
