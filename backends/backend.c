@@ -58,7 +58,7 @@ int led_backend_attach(struct led_backend *b, const struct backend_context *ctx)
 		(void)led_backend_set_status(b, false, "failed: %s", strerror(-r));
 		return r;
 	}
-	if (!b->status)
+	if (!b->status && !b->described)
 		led_backend_set_status(b, true, "attached");
 	return 0;
 }
@@ -74,14 +74,58 @@ void led_backend_detach(struct led_backend *b)
 	b->ctx.signal_brightness = NULL;
 }
 
+static void log_status(const struct led_backend *b, int level, const char *hint, const char *msg)
+{
+	log_full(level, "%s: %s: %s%s%s.", b->ctx.led_name ? b->ctx.led_name : "?", b->ops->name,
+		 msg, hint ? ". " : "", hint ? hint : "");
+}
+
 void led_backend_report(struct led_backend *b, bool ok, int level, const char *hint,
 			const char *msg)
 {
 	if (b->status && b->ok == ok && streq(b->status, msg))
 		return;
-	log_full(level, "%s: %s: %s%s%s.", b->ctx.led_name ? b->ctx.led_name : "?", b->ops->name,
-		 msg, hint ? ". " : "", hint ? hint : "");
+	log_status(b, level, hint, msg);
 	(void)led_backend_set_status(b, ok, "%s", msg);
+}
+
+/* FNV-1a: tells one text from the next without keeping it. */
+static unsigned text_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void led_backend_describe(struct led_backend *b, int level)
+{
+	char text[256];
+	unsigned h;
+
+	b->ops->describe(b, text, sizeof(text));
+	h = text_hash(text);
+	if (b->described && b->ok && b->described_hash == h)
+		return;
+	log_status(b, level, NULL, text);
+	free(b->status);
+	b->status = NULL;
+	b->ok = true;
+	b->described = true;
+	b->described_hash = h;
+	if (b->ctx.status_changed)
+		b->ctx.status_changed(b, b->ctx.userdata);
+}
+
+const char *led_backend_status(const struct led_backend *b, char *buf, size_t size)
+{
+	if (b->status)
+		return b->status;
+	if (!b->described || !size)
+		return "";
+	b->ops->describe(b, buf, size);
+	return buf;
 }
 
 int led_backend_set_status(struct led_backend *b, bool ok, const char *format, ...)
@@ -104,6 +148,7 @@ int led_backend_set_status(struct led_backend *b, bool ok, const char *format, .
 	free(b->status);
 	b->status = s;
 	b->ok = ok;
+	b->described = false;
 	if (b->ctx.status_changed)
 		b->ctx.status_changed(b, b->ctx.userdata);
 	return 0;

@@ -86,18 +86,24 @@ struct backend_ops {
 	bool (*same)(const struct led_backend *a, const struct led_backend *b);
 	/* Optional: free parsed configuration in priv (called after detach). */
 	void (*free_priv)(struct led_backend *b);
+	/* Optional: the status text of a backend that reported with led_backend_describe(),
+	 * written into buf when it is asked for (the bus), from what the backend knows now. */
+	void (*describe)(const struct led_backend *b, char *buf, size_t size);
 };
 
 struct led_backend {
 	const struct backend_ops *ops;
 	struct backend_context ctx; /* set by led_backend_attach() */
-	char *status;		    /* human-readable: "attached", "waiting for gpiochip3", ... */
+	/* human-readable: "attached", "waiting for gpiochip3", ...; NULL while described */
+	char *status;
 	const char *file;	    /* where it was configured, for messages (str_shared) */
 	void *priv;		    /* ops->priv_size bytes, in b's own allocation */
 	unsigned line;
 	unsigned n_channels; /* the LED's colour channels (0: plain), known to verify() */
 	bool attached;
-	bool ok; /* the backend is working (status says why not otherwise) */
+	bool ok;	/* the backend is working (status says why not otherwise) */
+	bool described; /* the status is ops->describe()'s text, kept only as described_hash */
+	unsigned described_hash;
 };
 
 int led_backend_new(const struct backend_ops *ops, const char *file, unsigned line,
@@ -116,6 +122,12 @@ int led_backend_set_status(struct led_backend *b, bool ok, const char *format, .
  * a retry that fails alike stays quiet. hint (may be NULL) is advice for the log only. */
 void led_backend_report(struct led_backend *b, bool ok, int level, const char *hint,
 			const char *msg);
+/* Like led_backend_report(b, true, level, NULL, ...) with the text ops->describe() writes
+ * now; the text is not kept but made again when asked for: 10 000 working GPIO LEDs hold no
+ * status text. */
+void led_backend_describe(struct led_backend *b, int level);
+/* b's status text: the one set, or ops->describe()'s written into buf; "" when none yet. */
+const char *led_backend_status(const struct led_backend *b, char *buf, size_t size);
 /* Channel i's share of brightness (multicolour LEDs; brightness itself for a plain one). */
 unsigned led_backend_channel(const struct led_backend *b, unsigned brightness, unsigned i);
 /* Ask the LED for a Brightness bus signal (ops->bus_signals backends). */

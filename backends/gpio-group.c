@@ -177,7 +177,6 @@ static void groups_join(struct gpio_watcher *w)
 	}
 	while (list) {
 		struct gpio_group *g = group_take(w, &list);
-		char how[64];
 		int r;
 
 		if (!g) { /* out of memory: the first one on its own, the rest as they can */
@@ -195,10 +194,8 @@ static void groups_join(struct gpio_watcher *w)
 			group_disband(g, r);
 			continue;
 		}
-		snprintf(how, sizeof(how), " (a request shared by %u lines)", g->n_members);
 		for (unsigned i = 0; i < g->n_members; i++)
-			gpio_line_attached(g->members[i], g->values[i] == GPIOD_LINE_VALUE_ACTIVE,
-					   how);
+			gpio_line_attached(g->members[i], g->values[i] == GPIOD_LINE_VALUE_ACTIVE);
 	}
 }
 

@@ -476,17 +476,34 @@ static bool attach_request(struct gpio_backend *p, struct chip_view *v, const ch
 	return false;
 }
 
-void gpio_line_attached(struct gpio_backend *p, int value, const char *how)
+void gpio_line_attached_text(const struct gpio_backend *p, char *buf, size_t size)
 {
 	char desc[160];
+
+	gpio_line_describe(p, desc, sizeof(desc));
+	if (p->group)
+		snprintf(buf, size, "attached to %s (a request shared by %u lines)", desc,
+			 p->group->n_members);
+	else
+		snprintf(buf, size, "attached to %s", desc);
+}
+
+void gpio_line_attached(struct gpio_backend *p, int value)
+{
+	char text[256];
 
 	p->value = value;
 	if (p->lost)
 		log_info("%s: gpio: %s is back, line driven %s again.", gpio_led_name(p),
 			 p->chip_name, value ? "on" : "off");
 	p->lost = false;
-	gpio_line_describe(p, desc, sizeof(desc));
-	gpio_report(p, true, LOG_INFO, NULL, "attached to %s%s", desc, how);
+	if (!p->parent) {
+		/* The text is made when asked for (ops->describe): none kept per LED. */
+		led_backend_describe(p->self, LOG_INFO);
+		return;
+	}
+	gpio_line_attached_text(p, text, sizeof(text));
+	gpio_report(p, true, LOG_INFO, NULL, "%s", text);
 }
 
 /* Find chip and line (chip_name, line_offset) without requesting it: 1 on a chip of the scan
@@ -515,6 +532,6 @@ void gpio_try_attach(struct gpio_backend *p)
 	value = gpio_wanted_value(p, p->brightness);
 	if (attach_chip(p, &v) && attach_line(p, &v, desc, sizeof(desc)) &&
 	    attach_request(p, &v, desc, value))
-		gpio_line_attached(p, value, "");
+		gpio_line_attached(p, value);
 	chip_view_done(&v);
 }

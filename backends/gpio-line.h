@@ -12,8 +12,10 @@ int gpio_wanted_value(const struct gpio_backend *p, unsigned brightness);
 void gpio_line_describe(const struct gpio_backend *p, char *buf, size_t size);
 /* Add p's line with its settings (output, value, drive, bias, active-low) to lc. */
 int gpio_line_config_add(const struct gpio_backend *p, struct gpiod_line_config *lc, int value);
-/* The line is requested and shows value: the state says so (how: "" or more about it). */
-void gpio_line_attached(struct gpio_backend *p, int value, const char *how);
+/* The line is requested and shows value: the status says so. */
+void gpio_line_attached(struct gpio_backend *p, int value);
+/* That status: "attached to line 3 on gpiochip0 (a request shared by 8 lines)". */
+void gpio_line_attached_text(const struct gpio_backend *p, char *buf, size_t size);
 void gpio_busy_stop(struct gpio_backend *p);
 void gpio_request_drop(struct gpio_backend *p);
 /* Find chip and line without requesting: 1 on a scanned chip, 0 on another, -1 not found. */

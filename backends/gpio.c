@@ -224,6 +224,11 @@ static int gpio_shared_new(sd_event *event, const char *dev_dir, void **ret)
 	return gpio_watcher_new(event, dev_dir, gpio_group_chip_gone, gpio_group_attach, ret);
 }
 
+static void gpio_describe(const struct led_backend *b, char *buf, size_t size)
+{
+	gpio_line_attached_text(b->priv, buf, size);
+}
+
 static void gpio_shared_flush(void *shared)
 {
 	gpio_groups_flush(shared);
@@ -252,4 +257,5 @@ const struct backend_ops backend_gpio = {
     .detach = gpio_detach,
     .same = gpio_same,
     .free_priv = gpio_free_priv,
+    .describe = gpio_describe,
 };

@@ -62,6 +62,7 @@ static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_
 				 sd_bus_error *error _unused_)
 {
 	struct led *l = userdata;
+	char buf[256];
 	int r;
 
 	r = sd_bus_message_open_container(reply, 'a', "(sbs)");
@@ -71,7 +72,7 @@ static int property_get_backends(sd_bus *bus _unused_, const char *path _unused_
 		struct led_backend *be = l->conf->backends[i];
 
 		r = sd_bus_message_append(reply, "(sbs)", be->ops->name, be->ok,
-					  be->status ? be->status : "");
+					  led_backend_status(be, buf, sizeof(buf)));
 		if (r < 0)
 			return r;
 	}

@@ -717,6 +717,59 @@ static void test_store_batches(void)
 		close(peers[i]);
 }
 
+/* A backend whose status is described: no text kept, made again when asked, news only when
+ * the text changes. */
+static unsigned desc_line, desc_changes;
+
+static int desc_attach(struct led_backend *b)
+{
+	led_backend_describe(b, LOG_DEBUG);
+	return 0;
+}
+
+static void desc_text(const struct led_backend *b, char *buf, size_t size)
+{
+	snprintf(buf, size, "attached to line %u", desc_line);
+}
+
+static void desc_changed(struct led_backend *b, void *userdata)
+{
+	desc_changes++;
+}
+
+static const struct backend_ops desc_ops = {
+    .name = "desc",
+    .attach = desc_attach,
+    .set = rec_set,
+    .detach = rec_detach,
+    .describe = desc_text,
+};
+
+static void test_described_status(void)
+{
+	const struct backend_context ctx = {.led_name = "d", .status_changed = desc_changed};
+	_cleanup_(led_backend_freep) struct led_backend *b = NULL;
+	char buf[64];
+
+	CHECK_INT(led_backend_new(&desc_ops, "x.conf", 3, &b), 0, "a backend");
+	desc_line = 5;
+	CHECK_INT(led_backend_attach(b, &ctx), 0, "attached");
+	CHECK(b->ok && !b->status, "working, and no text kept");
+	CHECK_STR(led_backend_status(b, buf, sizeof(buf)), "attached to line 5", "made when asked");
+	CHECK_INT(desc_changes, 1, "one piece of news");
+	led_backend_describe(b, LOG_DEBUG);
+	CHECK_INT(desc_changes, 1, "the same text again is no news");
+	desc_line = 6;
+	led_backend_describe(b, LOG_DEBUG);
+	CHECK_INT(desc_changes, 2, "another text is");
+	CHECK_STR(led_backend_status(b, buf, sizeof(buf)), "attached to line 6", "the new text");
+	led_backend_report(b, false, LOG_DEBUG, NULL, "waiting for gpiochip3");
+	CHECK(!b->ok, "a failure is kept as text");
+	CHECK_STR(led_backend_status(b, buf, sizeof(buf)), "waiting for gpiochip3", "its text");
+	led_backend_describe(b, LOG_DEBUG);
+	CHECK(b->ok && !b->status && desc_changes == 4, "described again after it: news, no text");
+}
+
 int main(void)
 {
 	char p[128];
@@ -738,6 +791,7 @@ int main(void)
 	TEST_CASE(test_direct_to_set);
 	TEST_CASE(test_many);
 	TEST_CASE(test_store_batches);
+	TEST_CASE(test_described_status);
 	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
 	if (system(p) != 0)
 		return 2;
