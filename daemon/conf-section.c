@@ -261,7 +261,7 @@ static void parse_color(struct parser *p, const char *value)
 				      LED_CHANNELS_MAX, LED_CHANNELS_MAX);
 			return;
 		}
-		lc->color[n++] = (unsigned)c;
+		lc->color[n++] = (uint8_t)c;
 	}
 	if (n == 0) {
 		section_error(p, p->line,

@@ -211,7 +211,8 @@ static int led_set_multicolor(struct led *l, char **ret_error)
 
 	if (!c->n_channels)
 		return 0;
-	memcpy(mc.color, c->color, sizeof(mc.color));
+	for (unsigned i = 0; i < c->n_channels && i < ELEMENTSOF(mc.color); i++)
+		mc.color[i] = c->color[i];
 	if (ioctl(l->fd, ULEDS_IOC_SET_MULTICOLOR, &mc) < 0) {
 		int r = -errno;
 
