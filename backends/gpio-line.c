@@ -480,6 +480,10 @@ void gpio_line_attached_text(const struct gpio_backend *p, char *buf, size_t siz
 {
 	char desc[160];
 
+	if (!p->chip_name) { /* detached since: nothing to describe */
+		snprintf(buf, size, "detached");
+		return;
+	}
 	gpio_line_describe(p, desc, sizeof(desc));
 	if (p->group)
 		snprintf(buf, size, "attached to %s (a request shared by %u lines)", desc,
