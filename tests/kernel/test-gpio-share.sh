@@ -72,7 +72,10 @@ expect_line shA 3 1 "s:a3 is still on"
 # uledsd stopped, four LEDs change, uledsd goes on: one read of four records, one write.
 strace -f -e trace=ioctl -p "$pid" -o "$work/strace" 2>/dev/null &
 strace_pid=$!
-sleep 1
+# Attached before the changes, however long that takes (the sanitizer boot on a loaded host
+# took more than the second this once waited for).
+assert_true "strace is attached to uledsd" \
+	wait_for 30 sh -c "grep -q 'TracerPid:[[:space:]]*[1-9]' /proc/$pid/status"
 kill -STOP "$pid"
 for o in 0 1 2 3; do set_b "s:a$o" 0; done
 kill -CONT "$pid"
