@@ -89,7 +89,8 @@ void led_backend_report(struct led_backend *b, bool ok, int level, const char *h
 	(void)led_backend_set_status(b, ok, "%s", msg);
 }
 
-/* FNV-1a: tells one text from the next without keeping it. */
+/* FNV-1a: tells one text from the next without keeping it (two texts of one hash, one in 2^32,
+ * would cost one BackendsChanged signal, nothing else). */
 static unsigned text_hash(const char *s)
 {
 	unsigned h = 2166136261u;
