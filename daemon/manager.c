@@ -461,7 +461,9 @@ int manager_start(struct manager *m)
 	/* Stored fds of LEDs that are no longer configured: let them go. */
 	fdstore_release_unused(m->fdstore, c);
 	led_context_flush(&m->led_ctx);
-	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED. */
+	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED, and
+	 * after what is left of the configuration is freed too (its names and claims). */
+	c = conf_free(c);
 	malloc_trim(0);
 	fdstore_flush(m->fdstore); /* before READY=1: a crash from then on finds every LED kept */
 	log_info("Ready: %s.", manager_status(m));
@@ -567,6 +569,9 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	m->n_reloads++;
 	led_context_flush(&m->led_ctx);
 	fdstore_flush(m->fdstore); /* the new LEDs are kept when READY=1 says the reload is done */
+	/* The new definitions of the unchanged LEDs go before the heap is trimmed: trimmed
+	 * while they lived, 10 000 of them stayed resident after every reload (+6.5 MiB). */
+	c = conf_free(c);
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");
