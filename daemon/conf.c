@@ -3,6 +3,8 @@
 #include <search.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "conf.h"
 #include "string-util.h"
@@ -33,7 +35,7 @@ struct conf *conf_free(struct conf *c)
 	strv_free(c->errors);
 	strv_free(c->notes);
 	policy_done(&c->policy);
-	tdestroy(c->defined, free);
+	conf_defined_clear(c);
 	free(c);
 	return NULL;
 }
@@ -81,11 +83,98 @@ static int defined_cmp(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
+static int defined_cmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int packed_cmp(const void *key, const void *entry)
+{
+	return strcmp(key, *(char *const *)entry);
+}
+
 const char *conf_defined_at(const struct conf *c, const char *name)
 {
 	char *const *found = tfind(name, &c->defined, defined_cmp);
 
+	if (!found && c->packed)
+		found = bsearch(name, c->packed, c->n_packed, sizeof(char *), packed_cmp);
 	return found ? *found + strlen(*found) + 1 : NULL;
+}
+
+struct pack {
+	char **v; /* NULL: counting */
+	char *next;
+	size_t n, bytes;
+};
+
+static size_t entry_size(const char *e)
+{
+	size_t n = strlen(e) + 1;
+
+	return n + strlen(e + n) + 1;
+}
+
+/* In order: the tree is sorted by name, so is the array. */
+static void pack_visit(const void *node, VISIT which, void *userdata)
+{
+	struct pack *p = userdata;
+	const char *e = *(char *const *)node;
+	size_t sz = entry_size(e);
+
+	if (which != postorder && which != leaf)
+		return;
+	if (p->v) {
+		memcpy(p->next, e, sz);
+		p->v[p->n] = p->next;
+		p->next += sz;
+	} else
+		p->bytes += sz;
+	p->n++;
+}
+
+void conf_defined_pack(struct conf *c)
+{
+	struct pack p = {NULL, NULL, 0, 0};
+	char **v;
+
+	for (size_t i = 0; i < c->n_packed; i++)
+		p.bytes += entry_size(c->packed[i]);
+	twalk_r(c->defined, pack_visit, &p);
+	p.n += c->n_packed;
+	if (!p.n)
+		return;
+	v = malloc(p.n * sizeof(char *) + p.bytes);
+	if (!v)
+		return;
+	/* Both at once: the old packed names (none after a reload's move) and the tree's. */
+	p.v = v;
+	p.next = (char *)(v + p.n);
+	p.n = 0;
+	twalk_r(c->defined, pack_visit, &p);
+	for (size_t i = 0; i < c->n_packed; i++) {
+		size_t sz = entry_size(c->packed[i]);
+
+		memcpy(p.next, c->packed[i], sz);
+		v[p.n++] = p.next;
+		p.next += sz;
+	}
+	if (c->n_packed)
+		qsort(v, p.n, sizeof(char *), defined_cmp_ptr);
+	tdestroy(c->defined, free);
+	c->defined = NULL;
+	free(c->packed);
+	c->packed = v;
+	c->n_packed = p.n;
+}
+
+void conf_defined_clear(struct conf *c)
+{
+	tdestroy(c->defined, free);
+	c->defined = NULL;
+	free(c->packed);
+	c->packed = NULL;
+	c->n_packed = 0;
 }
 
 void conf_remember_name(struct conf *c, const char *name, const char *path, unsigned line)

@@ -292,7 +292,7 @@ static int load_conf(struct manager *m, struct conf **ret, struct load_errors *e
 	if (policy_copy(&m->policy, &c->policy) < 0)
 		log_warning("Out of memory: [%s] of the new configuration is not applied.",
 			    POLICY_SECTION);
-	tdestroy(m->defined->defined, free);
+	conf_defined_clear(m->defined);
 	m->defined->defined = TAKE_PTR(c->defined);
 	*ret = c;
 	return 0;
@@ -572,6 +572,9 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	/* The new definitions of the unchanged LEDs go before the heap is trimmed: trimmed
 	 * while they lived, 10 000 of them stayed resident after every reload (+6.5 MiB). */
 	c = conf_free(c);
+	/* The names were made among the new definitions just freed: packed, they no longer hold
+	 * those pages (at start they sit among the LEDs, which stay anyway). */
+	conf_defined_pack(m->defined);
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
 	notify_status(m, "READY=1\n");

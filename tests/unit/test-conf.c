@@ -621,6 +621,32 @@ static void test_trigger_list(void)
 	      "paths, the LED core's and the device model's files are no attributes");
 }
 
+static void test_defined_pack(void)
+{
+	_cleanup_(conf_freep) struct conf *c = NULL;
+
+	CHECK_INT(conf_new(&c), 0, "a configuration");
+	conf_remember_name(c, "b:led", "/etc/uledsd.d/10.conf", 7);
+	conf_remember_name(c, "a:led", "/etc/uledsd.d/10.conf", 1);
+	conf_remember_name(c, "c:led", "/etc/uledsd.d/20.conf", 3);
+	conf_remember_name(c, "a:led", "/etc/uledsd.d/30.conf", 9); /* the first place stays */
+	conf_defined_pack(c);
+	CHECK(!c->defined && c->n_packed == 3, "packed: no tree left, three names");
+	CHECK_STR(conf_defined_at(c, "a:led"), "/etc/uledsd.d/10.conf:1",
+		  "found packed, first place");
+	CHECK_STR(conf_defined_at(c, "b:led"), "/etc/uledsd.d/10.conf:7", "the middle one");
+	CHECK_STR(conf_defined_at(c, "c:led"), "/etc/uledsd.d/20.conf:3", "the last one");
+	CHECK(conf_defined_at(c, "d:led") == NULL, "an unknown name is not found");
+	conf_remember_name(c, "d:led", "/etc/uledsd.d/40.conf", 2);
+	CHECK_STR(conf_defined_at(c, "d:led"), "/etc/uledsd.d/40.conf:2", "a name added after");
+	conf_defined_pack(c);
+	CHECK(c->n_packed == 4, "packed again with it");
+	CHECK_STR(conf_defined_at(c, "a:led"), "/etc/uledsd.d/10.conf:1", "the old ones stay");
+	CHECK_STR(conf_defined_at(c, "d:led"), "/etc/uledsd.d/40.conf:2", "and the new one");
+	conf_defined_clear(c);
+	CHECK(conf_defined_at(c, "a:led") == NULL, "cleared: nothing is defined");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test-conf-XXXXXX");
@@ -633,6 +659,7 @@ int main(void)
 	TEST_CASE(test_duplicates);
 	TEST_CASE(test_color);
 	TEST_CASE(test_compare);
+	TEST_CASE(test_defined_pack);
 	TEST_CASE(test_trigger_list);
 	TEST_CASE(test_bad_files);
 #if HAVE_GPIO
