@@ -464,6 +464,10 @@ int manager_start(struct manager *m)
 	/* Parsing and chip scans leave freed heap behind: give it back once, not per LED, and
 	 * after what is left of the configuration is freed too (its names and claims). */
 	c = conf_free(c);
+	/* Packed at start too: the tree's blocks go, and the first reload finds the LEDs' pages
+	 * without them (10 000 GPIO LEDs: 13.4 MiB after start, 13.6 after reloads, against 13.2
+	 * and 14.3 MiB when packed at reload only). */
+	conf_defined_pack(m->defined);
 	malloc_trim(0);
 	fdstore_flush(m->fdstore); /* before READY=1: a crash from then on finds every LED kept */
 	log_info("Ready: %s.", manager_status(m));
@@ -572,8 +576,8 @@ int manager_reload(struct manager *m, char ***ret_errors)
 	/* The new definitions of the unchanged LEDs go before the heap is trimmed: trimmed
 	 * while they lived, 10 000 of them stayed resident after every reload (+6.5 MiB). */
 	c = conf_free(c);
-	/* The names were made among the new definitions just freed: packed, they no longer hold
-	 * those pages (at start they sit among the LEDs, which stay anyway). */
+	/* The names were made among the new definitions just freed: packed, they no longer
+	 * hold those pages. */
 	conf_defined_pack(m->defined);
 	malloc_trim(0);
 	log_info("Reloaded: %s.", manager_status(m));
