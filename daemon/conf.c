@@ -115,15 +115,11 @@ static size_t entry_size(const char *e)
 	return n + strlen(e + n) + 1;
 }
 
-/* In order: the tree is sorted by name, so is the array. */
-static void pack_visit(const void *node, VISIT which, void *userdata)
+/* Count e, or copy it to the block (p->v set). */
+static void pack_put(struct pack *p, const char *e)
 {
-	struct pack *p = userdata;
-	const char *e = *(char *const *)node;
 	size_t sz = entry_size(e);
 
-	if (which != postorder && which != leaf)
-		return;
 	if (p->v) {
 		memcpy(p->next, e, sz);
 		p->v[p->n] = p->next;
@@ -133,15 +129,21 @@ static void pack_visit(const void *node, VISIT which, void *userdata)
 	p->n++;
 }
 
+/* In order: the tree is sorted by name, so is the array. */
+static void pack_visit(const void *node, VISIT which, void *userdata)
+{
+	if (which == postorder || which == leaf)
+		pack_put(userdata, *(char *const *)node);
+}
+
 void conf_defined_pack(struct conf *c)
 {
 	struct pack p = {NULL, NULL, 0, 0};
 	char **v;
 
 	for (size_t i = 0; i < c->n_packed; i++)
-		p.bytes += entry_size(c->packed[i]);
+		pack_put(&p, c->packed[i]);
 	twalk_r(c->defined, pack_visit, &p);
-	p.n += c->n_packed;
 	if (!p.n)
 		return;
 	v = malloc(p.n * sizeof(char *) + p.bytes);
@@ -152,13 +154,8 @@ void conf_defined_pack(struct conf *c)
 	p.next = (char *)(v + p.n);
 	p.n = 0;
 	twalk_r(c->defined, pack_visit, &p);
-	for (size_t i = 0; i < c->n_packed; i++) {
-		size_t sz = entry_size(c->packed[i]);
-
-		memcpy(p.next, c->packed[i], sz);
-		v[p.n++] = p.next;
-		p.next += sz;
-	}
+	for (size_t i = 0; i < c->n_packed; i++)
+		pack_put(&p, c->packed[i]);
 	if (c->n_packed)
 		qsort(v, p.n, sizeof(char *), defined_cmp_ptr);
 	tdestroy(c->defined, free);
